@@ -1,0 +1,86 @@
+#include "buffer.h"
+
+void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length)
+{
+    b->ptr = stack;
+    b->len = 0;
+    b->capa = stack_capa;
+    b->heap = 0;
+    b->io = NIL_P(io) ? Qnil : io;
+    b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
+}
+
+static void jt_buffer_flush(jt_buffer *b)
+{
+    if (b->len == 0) return;
+    /* A fresh String per chunk: the io may keep the object it was given. */
+    rb_io_write(b->io, rb_utf8_str_new(b->ptr, (long)b->len));
+    b->len = 0;
+}
+
+/* Moves the contents into a heap String of at least `capa` bytes. The String is
+ * hidden from ObjectSpace until it is handed out as the result. */
+static void jt_buffer_spill(jt_buffer *b, size_t capa)
+{
+    if (b->heap) {
+        rb_str_resize(b->heap, (long)capa);
+    } else {
+        VALUE heap = rb_str_buf_new((long)capa);
+        rb_obj_hide(heap);
+        memcpy(RSTRING_PTR(heap), b->ptr, b->len);
+        rb_str_set_len(heap, (long)capa);
+        b->heap = heap;
+    }
+    b->ptr = RSTRING_PTR(b->heap);
+    b->capa = capa;
+}
+
+JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
+{
+    if (b->io != Qnil) {
+        jt_buffer_flush(b);
+        if (b->capa >= need && b->heap) return;
+        size_t capa = need > JT_IO_CHUNK_SIZE ? need : JT_IO_CHUNK_SIZE;
+        if (capa > b->capa || !b->heap) jt_buffer_spill(b, capa);
+        return;
+    }
+
+    if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
+    size_t required = b->len + need;
+    size_t capa = b->heap ? b->capa : b->spill_capa;
+    if (capa < b->capa) capa = b->capa;
+    while (capa < required) {
+        capa = capa > (size_t)LONG_MAX / 2 ? required : capa * 2;
+    }
+    jt_buffer_spill(b, capa);
+}
+
+/* Only for streaming: a payload larger than a chunk goes straight to the io. */
+void jt_buffer_append_large(jt_buffer *b, const char *src, size_t n)
+{
+    jt_buffer_flush(b);
+    rb_io_write(b->io, rb_utf8_str_new(src, (long)n));
+}
+
+VALUE jt_buffer_finish(jt_buffer *b)
+{
+    if (b->io != Qnil) {
+        jt_buffer_flush(b);
+        RB_GC_GUARD(b->heap);
+        return b->io;
+    }
+    if (!b->heap) {
+        return rb_utf8_str_new(b->ptr, (long)b->len);
+    }
+    VALUE result = b->heap;
+    /* Give back a large unused tail; small slack is cheaper to keep. */
+    if (b->capa - b->len > 4096 && b->capa - b->len > b->len / 4) {
+        rb_str_resize(result, (long)b->len);
+    } else {
+        rb_str_set_len(result, (long)b->len);
+    }
+    rb_enc_associate_index(result, jt.utf8_encindex);
+    rb_obj_reveal(result, rb_cString);
+    b->heap = 0;
+    return result;
+}

@@ -1,0 +1,556 @@
+#include "generator.h"
+#include "buffer.h"
+#include "escape.h"
+#include "numbers.h"
+#include <math.h>
+
+/* Per-call generation context; lives on the C stack. */
+typedef struct jt_gen {
+    jt_buffer *buf;
+    const jt_config *cfg;
+    long depth;
+    int escape_mode;
+    VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
+} jt_gen;
+
+static void gen_value(jt_gen *g, VALUE obj);
+
+/* Deep documents are checked against the real stack limit, so that
+ * max_nesting: false on a million levels raises instead of crashing. */
+#define JT_STACK_CHECK_DEPTH 256
+
+/* --- errors -------------------------------------------------------------- */
+
+void jt_raise_generator_error_str(VALUE invalid_object, VALUE message)
+{
+    VALUE args[2] = { message, invalid_object };
+    rb_exc_raise(rb_class_new_instance(2, args, jt.eGeneratorError));
+}
+
+void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    VALUE message = rb_vsprintf(fmt, args);
+    va_end(args);
+    jt_raise_generator_error_str(invalid_object, message);
+}
+
+/* --- state handed to to_json ------------------------------------------------ */
+
+/* The json gem's State class when json is loaded, else Qnil. A to_json written
+ * for the json gem (`as_json.to_json(*args)`) only keeps our options and depth
+ * if it is given a JSON::State, so that is what it gets when one exists. */
+static VALUE json_gem_state_class(void)
+{
+    ID id_json = rb_intern("JSON");
+    if (!rb_const_defined(rb_cObject, id_json)) return Qnil;
+    VALUE mJSON = rb_const_get(rb_cObject, id_json);
+    if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined(mJSON, jt.id_json_state_class)) return Qnil;
+    VALUE klass = rb_const_get(mJSON, jt.id_json_state_class);
+    return RB_TYPE_P(klass, T_CLASS) ? klass : Qnil;
+}
+
+static VALUE config_to_hash(const jt_config *cfg, long depth)
+{
+    VALUE h = rb_hash_new();
+    VALUE empty = rb_str_new_cstr("");
+    rb_hash_aset(h, jt.sym_indent, cfg->indent ? cfg->indent : empty);
+    rb_hash_aset(h, jt.sym_space, cfg->space ? cfg->space : empty);
+    rb_hash_aset(h, jt.sym_space_before, cfg->space_before ? cfg->space_before : empty);
+    rb_hash_aset(h, jt.sym_object_nl, cfg->object_nl ? cfg->object_nl : empty);
+    rb_hash_aset(h, jt.sym_array_nl, cfg->array_nl ? cfg->array_nl : empty);
+    rb_hash_aset(h, jt.sym_allow_nan, cfg->allow_nan ? Qtrue : Qfalse);
+    rb_hash_aset(h, jt.sym_ascii_only, cfg->ascii_only ? Qtrue : Qfalse);
+    rb_hash_aset(h, jt.sym_max_nesting, LONG2NUM(cfg->max_nesting));
+    rb_hash_aset(h, jt.sym_script_safe, cfg->script_safe ? Qtrue : Qfalse);
+    rb_hash_aset(h, jt.sym_strict, cfg->strict ? Qtrue : Qfalse);
+    rb_hash_aset(h, jt.sym_depth, LONG2NUM(depth));
+    rb_hash_aset(h, jt.sym_buffer_initial_length, LONG2NUM(cfg->buffer_initial_length));
+    rb_hash_aset(h, jt.sym_as_json, cfg->as_json);
+    rb_hash_aset(h, jt.sym_sort_keys, cfg->sort_keys);
+    if (cfg->on_duplicate_key != JT_DUP_WARN) {
+        rb_hash_aset(h, jt.sym_allow_duplicate_key, cfg->on_duplicate_key == JT_DUP_IGNORE ? Qtrue : Qfalse);
+    }
+    return h;
+}
+
+static VALUE call_to_json(jt_gen *g, VALUE obj)
+{
+    if (!RTEST(g->vstate)) {
+        VALUE json_state = json_gem_state_class();
+        if (NIL_P(json_state)) {
+            g->vstate = jt_state_new_from_config(g->cfg, g->depth);
+        } else {
+            VALUE opts = config_to_hash(g->cfg, g->depth);
+            g->vstate = rb_class_new_instance(1, &opts, json_state);
+        }
+    }
+    if (jt_is_state(g->vstate)) {
+        jt_state_config(g->vstate)->depth = g->depth;
+    } else {
+        rb_funcall(g->vstate, jt.id_depth_set, 1, LONG2NUM(g->depth));
+    }
+    return rb_funcall(obj, jt.id_to_json, 1, g->vstate);
+}
+
+static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
+{
+    VALUE args[2] = { obj, is_key };
+    return rb_proc_call_with_block(g->cfg->as_json, 2, args, Qnil);
+}
+
+/* --- strings ------------------------------------------------------------- */
+
+JT_INLINE int string_coderange(VALUE str)
+{
+    int cr = RB_ENC_CODERANGE(str);
+    if (cr == RUBY_ENC_CODERANGE_UNKNOWN) cr = rb_enc_str_coderange(str);
+    return cr;
+}
+
+/* True when the bytes can be written as they are: ASCII, or valid UTF-8. */
+JT_INLINE bool string_is_json_ready(VALUE str)
+{
+    int cr = string_coderange(str);
+    if (RB_LIKELY(cr == RUBY_ENC_CODERANGE_7BIT)) return true;
+    if (cr == RUBY_ENC_CODERANGE_VALID) {
+        int idx = RB_ENCODING_GET_INLINED(str);
+        return idx == jt.utf8_encindex || idx == jt.usascii_encindex;
+    }
+    return false;
+}
+
+static VALUE encode_to_utf8(VALUE str)
+{
+    return rb_funcall(str, jt.id_encode, 1, rb_enc_from_encoding(rb_utf8_encoding()));
+}
+
+static VALUE encode_failed(VALUE str, VALUE error)
+{
+    jt_raise_generator_error_str(str, rb_funcall(error, rb_intern("message"), 0));
+    return Qnil;
+}
+
+/* A String that is not UTF-8 ready: strict mode's as_json gets the first
+ * say; BINARY that holds valid UTF-8 is reinterpreted; anything else is
+ * transcoded, and failure to transcode is a GeneratorError. */
+JT_NOINLINE static VALUE convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
+{
+    if (!as_json_called && g->cfg->strict && RTEST(g->cfg->as_json)) {
+        VALUE coerced = call_as_json(g, str, Qfalse);
+        if (coerced != str) {
+            if (RB_TYPE_P(coerced, T_STRING)) {
+                if (!string_is_json_ready(coerced)) {
+                    jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
+                }
+            } else if (is_key) {
+                jt_raise_generator_error(coerced, "%"PRIsVALUE" not allowed as object key in JSON", rb_obj_class(coerced));
+            }
+            return coerced;
+        }
+    }
+
+    if (RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
+        VALUE utf8 = rb_enc_associate_index(rb_str_dup(str), jt.utf8_encindex);
+        switch (rb_enc_str_coderange(utf8)) {
+            case RUBY_ENC_CODERANGE_7BIT:
+                return utf8;
+            case RUBY_ENC_CODERANGE_VALID:
+                rb_warn("Jetson.generate: UTF-8 string passed as BINARY, this will raise an encoding error in json 3.0");
+                return utf8;
+        }
+    }
+    return rb_rescue(encode_to_utf8, str, encode_failed, str);
+}
+
+JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
+{
+    int cr = string_coderange(str);
+    if (RB_UNLIKELY(cr != RUBY_ENC_CODERANGE_7BIT && cr != RUBY_ENC_CODERANGE_VALID)) {
+        jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
+    }
+    jt_escape_string(g->buf, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), g->escape_mode);
+    RB_GC_GUARD(str);
+}
+
+/* Any T_STRING value (the json gem's generate_json_string). */
+static void gen_string(jt_gen *g, VALUE str)
+{
+    if (RB_UNLIKELY(!string_is_json_ready(str))) {
+        str = convert_encoding(g, str, false, false);
+        if (!RB_TYPE_P(str, T_STRING)) {
+            gen_value(g, str);
+            return;
+        }
+    }
+    write_string_bytes(g, str);
+}
+
+/* --- layout helpers ------------------------------------------------------ */
+
+JT_INLINE void write_layout(jt_gen *g, VALUE str)
+{
+    if (RB_UNLIKELY(str)) jt_buffer_append_str(g->buf, str);
+}
+
+static void write_indent(jt_gen *g, long depth)
+{
+    VALUE indent = g->cfg->indent;
+    if (!indent) return;
+    const char *p = RSTRING_PTR(indent);
+    size_t n = (size_t)RSTRING_LEN(indent);
+    if (depth <= 0) return;
+    jt_buffer_reserve(g->buf, n * (size_t)depth);
+    char *dst = g->buf->ptr + g->buf->len;
+    for (long i = 0; i < depth; i++, dst += n) memcpy(dst, p, n);
+    g->buf->len += n * (size_t)depth;
+    RB_GC_GUARD(indent);
+}
+
+static long enter_container(jt_gen *g)
+{
+    long depth = ++g->depth;
+    if (RB_UNLIKELY(g->cfg->max_nesting && depth > g->cfg->max_nesting)) {
+        --g->depth;
+        rb_raise(jt.eNestingError,
+                 "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
+                 g->depth);
+    }
+    if (RB_UNLIKELY(depth > JT_STACK_CHECK_DEPTH) && ruby_stack_check()) {
+        --g->depth;
+        rb_raise(rb_eSysStackError, "stack level too deep");
+    }
+    return depth;
+}
+
+/* --- objects ------------------------------------------------------------- */
+
+struct hash_iter {
+    jt_gen *g;
+    VALUE hash;
+    int first_key_type;
+    bool first;
+    bool mixed_keys_seen;
+};
+
+JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
+{
+    if (it->mixed_keys_seen) return;
+    it->mixed_keys_seen = true;
+    const jt_config *cfg = it->g->cfg;
+    if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
+        rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, it->hash,
+                   cfg->on_duplicate_key == JT_DUP_RAISE ? Qtrue : Qfalse);
+    }
+}
+
+static VALUE string_subclass_key(VALUE key)
+{
+    VALUE str = rb_funcall(key, jt.id_to_s, 0);
+    if (!RB_TYPE_P(str, T_STRING)) {
+        VALUE cname = rb_obj_class(key);
+        rb_raise(rb_eTypeError, "can't convert %"PRIsVALUE" to %s (%"PRIsVALUE"#%s gives %"PRIsVALUE")",
+                 cname, "String", cname, "to_s", rb_obj_class(str));
+    }
+    return str;
+}
+
+static void gen_key(struct hash_iter *it, VALUE key)
+{
+    jt_gen *g = it->g;
+    int key_type = rb_type(key);
+    bool as_json_called = false;
+    VALUE key_str;
+
+    if (it->first) {
+        it->first = false;
+        it->first_key_type = key_type;
+    }
+
+    for (;;) {
+        if (key_type == T_STRING) {
+            if (RB_UNLIKELY(it->first_key_type != T_STRING)) on_mixed_keys(it);
+            key_str = RB_LIKELY(RBASIC_CLASS(key) == rb_cString) ? key : string_subclass_key(key);
+            break;
+        }
+        if (key_type == T_SYMBOL) {
+            if (RB_UNLIKELY(it->first_key_type != T_SYMBOL)) on_mixed_keys(it);
+            key_str = rb_sym2str(key);
+            break;
+        }
+        if (g->cfg->strict) {
+            if (RTEST(g->cfg->as_json) && !as_json_called) {
+                key = call_as_json(g, key, Qtrue);
+                key_type = rb_type(key);
+                as_json_called = true;
+                continue;
+            }
+            jt_raise_generator_error(key, "%"PRIsVALUE" not allowed as object key in JSON", rb_obj_class(key));
+        }
+        key_str = rb_convert_type(key, T_STRING, "String", "to_s");
+        break;
+    }
+
+    if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
+        key_str = convert_encoding(g, key_str, as_json_called, true);
+    }
+    if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
+        write_string_bytes(g, key_str);
+    } else {
+        gen_value(g, key_str);
+    }
+}
+
+static int hash_pair_i(VALUE key, VALUE value, VALUE data)
+{
+    struct hash_iter *it = (struct hash_iter *)data;
+    jt_gen *g = it->g;
+    const jt_config *cfg = g->cfg;
+
+    if (!it->first) jt_buffer_push(g->buf, ',');
+    if (RB_UNLIKELY(cfg->object_nl)) {
+        write_layout(g, cfg->object_nl);
+        write_indent(g, g->depth);
+    } else if (RB_UNLIKELY(cfg->indent)) {
+        write_indent(g, g->depth);
+    }
+    gen_key(it, key);
+    write_layout(g, cfg->space_before);
+    jt_buffer_push(g->buf, ':');
+    write_layout(g, cfg->space);
+    gen_value(g, value);
+    return ST_CONTINUE;
+}
+
+static void gen_hash(jt_gen *g, VALUE hash)
+{
+    const jt_config *cfg = g->cfg;
+    if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
+        hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
+        Check_Type(hash, T_HASH);
+    }
+
+    enter_container(g);
+    if (RHASH_SIZE(hash) == 0) {
+        jt_buffer_append(g->buf, "{}", 2);
+        --g->depth;
+        return;
+    }
+
+    jt_buffer_push(g->buf, '{');
+    struct hash_iter it = { .g = g, .hash = hash, .first = true };
+    rb_hash_foreach(hash, hash_pair_i, (VALUE)&it);
+    long depth = --g->depth;
+    if (RB_UNLIKELY(cfg->object_nl)) {
+        write_layout(g, cfg->object_nl);
+        write_indent(g, depth);
+    }
+    jt_buffer_push(g->buf, '}');
+    RB_GC_GUARD(hash);
+}
+
+static void gen_array(jt_gen *g, VALUE ary)
+{
+    const jt_config *cfg = g->cfg;
+    long depth = enter_container(g);
+    if (RARRAY_LEN(ary) == 0) {
+        jt_buffer_append(g->buf, "[]", 2);
+        --g->depth;
+        return;
+    }
+
+    jt_buffer_push(g->buf, '[');
+    write_layout(g, cfg->array_nl);
+    /* The length is re-read every time: a to_json may shrink the Array. */
+    for (long i = 0; i < RARRAY_LEN(ary); i++) {
+        if (i > 0) {
+            jt_buffer_push(g->buf, ',');
+            write_layout(g, cfg->array_nl);
+        }
+        write_indent(g, depth);
+        gen_value(g, RARRAY_AREF(ary, i));
+    }
+    g->depth = --depth;
+    if (RB_UNLIKELY(cfg->array_nl)) {
+        write_layout(g, cfg->array_nl);
+        write_indent(g, depth);
+    }
+    jt_buffer_push(g->buf, ']');
+}
+
+/* --- scalars ------------------------------------------------------------- */
+
+static void gen_fixnum(jt_gen *g, VALUE obj)
+{
+    jt_buffer_reserve(g->buf, JT_LONG_MAX_CHARS);
+    g->buf->len += (size_t)jt_write_long(FIX2LONG(obj), g->buf->ptr + g->buf->len);
+}
+
+static void gen_bignum(jt_gen *g, VALUE obj)
+{
+    VALUE digits = rb_big2str(obj, 10);
+    jt_buffer_append_str(g->buf, digits);
+    RB_GC_GUARD(digits);
+}
+
+static void gen_float(jt_gen *g, VALUE obj)
+{
+    double value = RFLOAT_VALUE(obj);
+    if (RB_UNLIKELY(isnan(value) || isinf(value))) {
+        if (!g->cfg->allow_nan) {
+            if (g->cfg->strict && RTEST(g->cfg->as_json)) {
+                VALUE replacement = call_as_json(g, obj, Qfalse);
+                if (replacement != obj) {
+                    enter_container(g);
+                    gen_value(g, replacement);
+                    g->depth--;
+                    return;
+                }
+            }
+            jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", rb_funcall(obj, jt.id_to_s, 0));
+        }
+        jt_buffer_append_str(g->buf, rb_funcall(obj, jt.id_to_s, 0));
+        return;
+    }
+    jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
+    g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+}
+
+/* JSON::Fragment when the json gem is loaded: pasted like our own. */
+static bool is_json_gem_fragment(VALUE klass)
+{
+    ID id_json = rb_intern("JSON");
+    if (!rb_const_defined(rb_cObject, id_json)) return false;
+    VALUE mJSON = rb_const_get(rb_cObject, id_json);
+    if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined(mJSON, jt.id_json_fragment_class)) return false;
+    return rb_const_get(mJSON, jt.id_json_fragment_class) == klass;
+}
+
+static void gen_fragment(jt_gen *g, VALUE obj)
+{
+    VALUE json = rb_struct_aref(obj, INT2FIX(0));
+    Check_Type(json, T_STRING);
+    jt_buffer_append_str(g->buf, json);
+    RB_GC_GUARD(json);
+}
+
+/* Objects without a native encoding: their to_json, else their to_s. */
+static void gen_fallback(jt_gen *g, VALUE obj)
+{
+    if (rb_respond_to(obj, jt.id_to_json)) {
+        VALUE json = call_to_json(g, obj);
+        Check_Type(json, T_STRING);
+        jt_buffer_append_str(g->buf, json);
+        RB_GC_GUARD(json);
+        return;
+    }
+    switch (rb_type(obj)) {
+        /* Subclasses keep their natural encoding when nothing overrides it
+         * (the json gem would reach the same bytes through its to_json). */
+        case T_HASH: gen_hash(g, obj); return;
+        case T_ARRAY: gen_array(g, obj); return;
+        case T_STRING: gen_string(g, obj); return;
+        default: break;
+    }
+    VALUE str = rb_funcall(obj, jt.id_to_s, 0);
+    Check_Type(str, T_STRING);
+    gen_string(g, str);
+}
+
+static void gen_value(jt_gen *g, VALUE obj)
+{
+    bool as_json_called = false;
+again:
+    if (obj == Qnil) { jt_buffer_append(g->buf, "null", 4); return; }
+    if (obj == Qfalse) { jt_buffer_append(g->buf, "false", 5); return; }
+    if (obj == Qtrue) { jt_buffer_append(g->buf, "true", 4); return; }
+    if (RB_FIXNUM_P(obj)) { gen_fixnum(g, obj); return; }
+    if (RB_FLONUM_P(obj)) { gen_float(g, obj); return; }
+
+    if (RB_SPECIAL_CONST_P(obj)) {
+        if (RB_STATIC_SYM_P(obj)) goto symbol;
+        goto general;
+    }
+
+    {
+        VALUE klass = RBASIC_CLASS(obj);
+        switch (RB_BUILTIN_TYPE(obj)) {
+            case T_STRING:
+                if (klass != rb_cString) goto general;
+                if (RB_LIKELY(string_is_json_ready(obj))) {
+                    write_string_bytes(g, obj);
+                    return;
+                }
+                if (as_json_called) jt_raise_generator_error(obj, "source sequence is illegal/malformed utf-8");
+                obj = convert_encoding(g, obj, false, false);
+                as_json_called = true;
+                goto again;
+            case T_HASH:
+                if (klass != rb_cHash) goto general;
+                gen_hash(g, obj);
+                return;
+            case T_ARRAY:
+                if (klass != rb_cArray) goto general;
+                gen_array(g, obj);
+                return;
+            case T_FLOAT:
+                if (klass != rb_cFloat) goto general;
+                gen_float(g, obj);
+                return;
+            case T_BIGNUM:
+                gen_bignum(g, obj);
+                return;
+            case T_SYMBOL:
+                goto symbol;
+            case T_STRUCT:
+                if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
+                    gen_fragment(g, obj);
+                    return;
+                }
+                goto general;
+            default:
+                goto general;
+        }
+    }
+
+symbol:
+    if (g->cfg->strict) {
+        gen_string(g, rb_sym2str(obj));
+    } else {
+        gen_fallback(g, obj);
+    }
+    return;
+
+general:
+    if (g->cfg->strict) {
+        if (RTEST(g->cfg->as_json) && !as_json_called) {
+            obj = call_as_json(g, obj, Qfalse);
+            as_json_called = true;
+            goto again;
+        }
+        jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", rb_obj_class(obj));
+    }
+    gen_fallback(g, obj);
+}
+
+VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
+{
+    char stack[JT_STACK_BUFFER_SIZE];
+    jt_buffer buf;
+    jt_buffer_init(&buf, stack, sizeof(stack), io, cfg->buffer_initial_length);
+
+    jt_gen g = {
+        .buf = &buf,
+        .cfg = cfg,
+        .depth = cfg->depth,
+        .escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
+                       (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0),
+        .vstate = Qfalse,
+    };
+    gen_value(&g, obj);
+    VALUE result = jt_buffer_finish(&buf);
+    RB_GC_GUARD(g.vstate);
+    RB_GC_GUARD(obj);
+    return result;
+}

@@ -1,0 +1,132 @@
+#include "jetson.h"
+#include "generator.h"
+
+jt_handles jt;
+
+/* Jetson.generate(obj, opts = nil): opts may be a Hash (or keywords), a
+ * Jetson::State, or the json gem's State. The configuration lives on the C
+ * stack, so a call that needs no to_json allocates only its result. */
+static VALUE jetson_generate(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE opts = argc > 1 ? argv[1] : Qnil;
+    if (!NIL_P(opts) && jt_is_state(opts)) {
+        return jt_generate(argv[0], jt_state_config(opts), Qnil);
+    }
+    jt_config cfg;
+    jt_config_init(&cfg);
+    jt_config_from_opts(&cfg, opts);
+    VALUE result = jt_generate(argv[0], &cfg, Qnil);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
+static VALUE to_options_hash(VALUE opts)
+{
+    if (RB_TYPE_P(opts, T_HASH)) return opts;
+    if (rb_respond_to(opts, rb_intern("to_hash"))) return rb_funcall(opts, rb_intern("to_hash"), 0);
+    if (rb_respond_to(opts, jt.id_to_h)) return rb_funcall(opts, jt.id_to_h, 0);
+    rb_raise(rb_eTypeError, "can't convert %"PRIsVALUE" into Hash", rb_obj_class(opts));
+}
+
+static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE opts = argc > 1 ? argv[1] : Qnil;
+    if (!NIL_P(opts) && jt_is_state(opts)) {
+        return jt_generate(argv[0], jt_state_config(opts), Qnil);
+    }
+    jt_config cfg;
+    jt_config_init(&cfg);
+    cfg.indent = jt.pretty_indent;
+    cfg.space = jt.pretty_space;
+    cfg.object_nl = jt.pretty_nl;
+    cfg.array_nl = jt.pretty_nl;
+    if (RTEST(opts)) {
+        opts = to_options_hash(opts);
+        jt_config_apply(&cfg, 0, opts);
+    }
+    VALUE result = jt_generate(argv[0], &cfg, Qnil);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
+/* State#generate(obj, io = nil) */
+static VALUE state_generate(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE io = argc > 1 ? argv[1] : Qnil;
+    VALUE result = jt_generate(argv[0], jt_state_config(self), io);
+    RB_GC_GUARD(self);
+    return result;
+}
+
+/* State.generate(obj, opts = nil, io = nil): one-off generation, as used by dump. */
+static VALUE state_s_generate(int argc, VALUE *argv, VALUE klass)
+{
+    rb_check_arity(argc, 1, 3);
+    VALUE opts = argc > 1 ? argv[1] : Qnil;
+    VALUE io = argc > 2 ? argv[2] : Qnil;
+    jt_config cfg;
+    jt_config_init(&cfg);
+    jt_config_from_opts(&cfg, opts);
+    VALUE result = jt_generate(argv[0], &cfg, io);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
+static VALUE frozen_string(const char *s)
+{
+    VALUE str = rb_str_freeze(rb_utf8_str_new_cstr(s));
+    rb_gc_register_mark_object(str);
+    return str;
+}
+
+void Init_jetson(void)
+{
+#ifdef HAVE_RB_EXT_RACTOR_SAFE
+    rb_ext_ractor_safe(true);
+#endif
+
+    jt.mJetson = rb_define_module("Jetson");
+    VALUE eJSONError = rb_const_get(jt.mJetson, rb_intern("JSONError"));
+    jt.eGeneratorError = rb_const_get(jt.mJetson, rb_intern("GeneratorError"));
+    jt.eNestingError = rb_const_get(jt.mJetson, rb_intern("NestingError"));
+    jt.cFragment = rb_const_get(jt.mJetson, rb_intern("Fragment"));
+    jt.cState = rb_define_class_under(jt.mJetson, "State", rb_cObject);
+    (void)eJSONError;
+
+    jt.id_to_s = rb_intern("to_s");
+    jt.id_to_json = rb_intern("to_json");
+    jt.id_to_h = rb_intern("to_h");
+    jt.id_write = rb_intern("write");
+    jt.id_encode = rb_intern("encode");
+    jt.id_new = rb_intern("new");
+    jt.id_depth_set = rb_intern("depth=");
+    jt.id_on_mixed_keys_hash = rb_intern("on_mixed_keys_hash");
+    jt.id_default_sort_keys = rb_intern("DEFAULT_SORT_KEYS");
+    jt.id_json_fragment_class = rb_intern("Fragment");
+    jt.id_json_state_class = rb_intern("State");
+
+#define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
+    SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
+    SYM(allow_nan); SYM(max_nesting); SYM(depth); SYM(ascii_only); SYM(script_safe);
+    SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key);
+    SYM(sort_keys); SYM(buffer_initial_length);
+#undef SYM
+
+    jt.utf8_encindex = rb_utf8_encindex();
+    jt.usascii_encindex = rb_usascii_encindex();
+    jt.binary_encindex = rb_ascii8bit_encindex();
+
+    jt.pretty_indent = frozen_string("  ");
+    jt.pretty_space = frozen_string(" ");
+    jt.pretty_nl = frozen_string("\n");
+
+    jt_init_state();
+
+    rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
+    rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
+    rb_define_method(jt.cState, "generate", state_generate, -1);
+    rb_define_singleton_method(jt.cState, "generate", state_s_generate, -1);
+}

@@ -1,0 +1,47 @@
+#ifndef JETSON_H
+#define JETSON_H
+
+#include <ruby.h>
+#include <ruby/encoding.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef RB_UNLIKELY
+#define RB_UNLIKELY(x) (x)
+#define RB_LIKELY(x) (x)
+#endif
+
+#if defined(__GNUC__)
+#define JT_INLINE static inline __attribute__((always_inline))
+#define JT_NOINLINE __attribute__((noinline))
+#else
+#define JT_INLINE static inline
+#define JT_NOINLINE
+#endif
+
+/* Handles to classes, symbols and IDs. They are written once by Init_jetson and
+ * only read afterwards, which keeps the extension free of mutable global state
+ * (and so Ractor-safe). */
+typedef struct jt_handles {
+    VALUE mJetson, cState, cFragment, eGeneratorError, eNestingError;
+    ID id_to_s, id_to_json, id_to_h, id_write, id_encode, id_new, id_depth_set,
+       id_on_mixed_keys_hash, id_default_sort_keys, id_json_fragment_class,
+       id_json_state_class;
+    VALUE sym_indent, sym_space, sym_space_before, sym_object_nl, sym_array_nl,
+          sym_allow_nan, sym_max_nesting, sym_depth, sym_ascii_only, sym_script_safe,
+          sym_escape_slash, sym_strict, sym_as_json, sym_allow_duplicate_key,
+          sym_sort_keys, sym_buffer_initial_length;
+    VALUE pretty_indent, pretty_space, pretty_nl; /* frozen, registered GC roots */
+    int utf8_encindex, usascii_encindex, binary_encindex;
+} jt_handles;
+
+extern jt_handles jt;
+
+NORETURN(void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...));
+NORETURN(void jt_raise_generator_error_str(VALUE invalid_object, VALUE message));
+
+void jt_init_state(void);
+void jt_init_generator(void);
+
+#endif

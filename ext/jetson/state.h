@@ -1,0 +1,33 @@
+#ifndef JETSON_STATE_H
+#define JETSON_STATE_H
+
+#include "jetson.h"
+
+enum jt_duplicate_key { JT_DUP_WARN = 0, JT_DUP_IGNORE, JT_DUP_RAISE };
+
+/* Generation options, with the json gem's names and defaults. The layout
+ * strings are 0 when empty so the hot path tests one word. */
+typedef struct jt_config {
+    VALUE indent, space, space_before, object_nl, array_nl;
+    VALUE as_json;   /* Proc or Qfalse */
+    VALUE sort_keys; /* Proc or Qfalse */
+    long max_nesting;
+    long depth;
+    long buffer_initial_length;
+    enum jt_duplicate_key on_duplicate_key;
+    bool allow_nan, ascii_only, script_safe, strict;
+} jt_config;
+
+void jt_config_init(jt_config *cfg);
+/* Applies an options Hash. `owner` is the State object holding cfg (for write
+ * barriers) or 0 for a configuration that lives on the C stack. */
+void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts);
+/* Applies json-style options given as a Hash, a Jetson::State or (when the
+ * json gem is loaded) a JSON::State; raises TypeError for anything else. */
+void jt_config_from_opts(jt_config *cfg, VALUE opts);
+
+jt_config *jt_state_config(VALUE state);
+VALUE jt_state_new_from_config(const jt_config *cfg, long depth);
+bool jt_is_state(VALUE obj);
+
+#endif

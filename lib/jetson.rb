@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+require_relative "jetson/version"
+
+# Jetson: a fast JSON generator with the json gem's API and output bytes.
+module Jetson
+  # Base of every error Jetson raises itself.
+  class JSONError < StandardError; end
+
+  # Raised when an object cannot be written as JSON (NaN without allow_nan,
+  # invalid UTF-8, a type strict mode does not allow, ...).
+  class GeneratorError < JSONError
+    attr_reader :invalid_object
+
+    def initialize(message, invalid_object = nil)
+      super(message)
+      @invalid_object = invalid_object
+    end
+
+    def detailed_message(...)
+      message = defined?(super) ? super : self.message
+      @invalid_object.nil? ? message : "#{message}\nInvalid object: #{@invalid_object.inspect}"
+    end
+  end
+
+  # Raised when a document nests deeper than max_nesting.
+  class NestingError < JSONError; end
+
+  # Already-encoded JSON, pasted into the output as it is (never validated).
+  Fragment = Struct.new(:json) do
+    def initialize(json)
+      string = String.try_convert(json)
+      raise TypeError, "no implicit conversion of #{json.class} into String" unless string
+
+      super(string)
+    end
+
+    def to_json(*)
+      json
+    end
+  end
+end
+
+require_relative "jetson/jetson"
+require_relative "jetson/state"
+require_relative "jetson/dump"

@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+module Jetson
+  DUMP_DEFAULT_OPTIONS = { max_nesting: false, allow_nan: true }.freeze
+  private_constant :DUMP_DEFAULT_OPTIONS
+
+  class << self
+    # JSON.dump's contract: dump(obj), dump(obj, io), dump(obj, limit),
+    # dump(obj, io, limit), and an options Hash in any trailing position.
+    # With an io the document is streamed into it in chunks and the io returned.
+    def dump(obj, io = nil, limit = nil, opts = nil)
+      if opts.nil?
+        if limit.nil?
+          if io.is_a?(Hash)
+            opts = io
+            io = nil
+          end
+        elsif limit.is_a?(Hash)
+          opts = limit
+          limit = nil
+        end
+      end
+
+      unless io.nil?
+        if io.respond_to?(:to_io)
+          io = io.to_io
+        elsif limit.nil? && !io.respond_to?(:write)
+          io, limit = nil, io
+        end
+      end
+
+      options = DUMP_DEFAULT_OPTIONS
+      options = options.merge(max_nesting: limit) if limit
+      options = options.merge(opts) if opts
+
+      begin
+        State.generate(obj, options, io)
+      rescue NestingError
+        raise ArgumentError, "exceed depth limit"
+      end
+    end
+
+    private
+
+    # Called by the generator when a Hash mixes String and Symbol keys: the
+    # json gem's duplicate-key check, with its messages.
+    def on_mixed_keys_hash(hash, do_raise)
+      seen = {}
+      hash.each_key do |key|
+        name = key.to_s
+        if seen[name]
+          message = "detected duplicate key #{name.inspect} in #{hash.inspect}"
+          raise GeneratorError, message if do_raise
+
+          warn("#{message}.\nThis will raise an error in json 3.0 unless enabled via `allow_duplicate_key: true`",
+               uplevel: 2, category: :deprecated)
+        else
+          seen[name] = true
+        end
+      end
+    end
+  end
+end

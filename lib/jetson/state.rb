@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+module Jetson
+  # Generation options, with the json gem's names, defaults and behaviour.
+  # The accessors and #generate are native (ext/jetson/state.c).
+  class State
+    # Used for `sort_keys: true`, as in the json gem.
+    DEFAULT_SORT_KEYS = Ractor.make_shareable(->(hash) { hash.sort.to_h })
+
+    def self.from_state(opts)
+      case opts
+      when self then opts
+      when Hash then new(opts)
+      else new
+      end
+    end
+
+    def initialize(opts = nil)
+      configure(opts) if opts && !opts.empty?
+    end
+
+    # Applies an options Hash (or anything with to_hash / to_h) and returns self.
+    def configure(opts)
+      unless opts.is_a?(Hash)
+        opts = if opts.respond_to?(:to_hash) then opts.to_hash
+               elsif opts.respond_to?(:to_h) then opts.to_h
+               else raise TypeError, "can't convert #{opts.class} into Hash"
+               end
+      end
+      _configure(opts)
+    end
+    alias merge configure
+
+    def to_h
+      result = {
+        indent: indent,
+        space: space,
+        space_before: space_before,
+        object_nl: object_nl,
+        array_nl: array_nl,
+        as_json: as_json,
+        allow_nan: allow_nan?,
+        ascii_only: ascii_only?,
+        max_nesting: max_nesting,
+        script_safe: script_safe?,
+        strict: strict?,
+        depth: depth,
+        buffer_initial_length: buffer_initial_length,
+        sort_keys: sort_keys
+      }
+      duplicate_key = allow_duplicate_key?
+      result[:allow_duplicate_key] = duplicate_key unless duplicate_key.nil?
+      result
+    end
+    alias to_hash to_h
+  end
+end

@@ -1,0 +1,907 @@
+# frozen_string_literal: true
+
+# RandomGraph builds random Ruby object graphs (and random generator option
+# sets) for differential testing of Jetson against the json gem.
+#
+# A document is first produced as a *spec*: a tree of small Arrays that
+# describes the graph without creating any side-specific object.  The spec is
+# then materialized twice, once for the json gem side and once for the Jetson
+# side, so that side-specific classes (JSON::Fragment vs Jetson::Fragment) map
+# correctly and neither side can observe mutations made by the other.
+#
+# Spec nodes ([tag, ...]):
+#   [:lit, value]                         nil/true/false/Integer/Float/Symbol (shared)
+#   [:str, bytes, encoding, frozen, klass] a String (klass nil or a String subclass)
+#   [:arr, klass, children, id]           an Array (klass nil or an Array subclass)
+#   [:hash, klass, pairs, id]             a Hash; pairs is [[key_spec, value_spec], ...]
+#   [:obj, klass, payload, children]      a custom object: klass.new(payload, *materialized children)
+#   [:misc, key]                          a core object without its own to_json (Range, Rational, ...)
+#   [:frag, json]                         JSON::Fragment / Jetson::Fragment
+#   [:ref, id]                            the already-built Array/Hash with that id (cycles, DAG sharing)
+#
+# Everything is driven by a Random, so a seed reproduces a document exactly.
+module RandomGraph
+  class Boom < StandardError; end
+
+  # ---------------------------------------------------------------------------
+  # Custom classes.  They behave identically on both sides; the only state they
+  # hold comes from the spec (a payload string and materialized children).
+  # ---------------------------------------------------------------------------
+
+  class HashSub < Hash; end
+  class ArraySub < Array; end
+  class StrSub < String; end
+
+  # Hash subclass with its own to_json that defers to the inherited one.
+  class HashSubSuper < Hash
+    def to_json(*args)
+      super
+    end
+  end
+
+  # Hash subclass whose to_json wraps the plain Hash output.
+  class HashSubWrap < Hash
+    def to_json(*args)
+      %({"wrapped":#{to_h.to_json(*args)}})
+    end
+  end
+
+  class ArraySubConst < Array
+    def to_json(*)
+      %(["array-sub",#{size}])
+    end
+  end
+
+  class ArraySubSuper < Array
+    def to_json(*args)
+      super
+    end
+  end
+
+  class StrSubConst < String
+    def to_json(*)
+      '"string-sub"'
+    end
+  end
+
+  # String subclass whose to_s returns something else (matters for keys).
+  class StrSubToS < String
+    def to_s
+      "to_s:#{String.new(self)}"
+    end
+  end
+
+  # String subclass whose to_s does not return a String (keys raise TypeError).
+  class StrSubBadToS < String
+    def to_s
+      42
+    end
+  end
+
+  # Base for custom objects: payload string + materialized children.
+  class Custom
+    attr_reader :payload, :children
+
+    def initialize(payload, *children)
+      @payload = payload
+      @children = children
+    end
+
+    def inspect
+      "#<#{self.class.name} #{@payload.inspect}#{@children.empty? ? "" : " " + @children.inspect}>"
+    end
+
+    def hash
+      [self.class, @payload].hash
+    end
+
+    def eql?(other)
+      other.class == self.class && other.payload == @payload
+    end
+    alias == eql?
+  end
+
+  # to_json delegates {"x" => 1}.to_json(*args) (i.e. to the json gem's
+  # Object#to_json through Hash).
+  class DelegateConstHash < Custom
+    def to_json(*args)
+      { "x" => 1, "p" => @payload }.to_json(*args)
+    end
+  end
+
+  # to_json delegates to a child's to_json with the same args.
+  class DelegateChild < Custom
+    def to_json(*args)
+      @children.first.to_json(*args)
+    end
+  end
+
+  # to_json returns a constant JSON text (the payload, not validated).
+  class ConstJSON < Custom
+    def to_json(*)
+      @payload
+    end
+  end
+
+  # to_json describes the arguments it receives.
+  class ArgsJSON < Custom
+    def to_json(*args)
+      "[#{args.size},#{args.first.nil? ? "null" : "true"}]"
+    end
+  end
+
+  # to_json uses the received state's #generate on its child.
+  class StateGenerate < Custom
+    def to_json(state = nil, *)
+      state ? state.generate(@children.first) : '"no state"'
+    end
+  end
+
+  # to_json reports some attributes of the state it receives.
+  class StateInspect < Custom
+    def to_json(state = nil, *)
+      return '"no state"' unless state
+
+      parts = [state.indent.inspect, state.space.inspect, state.object_nl.inspect,
+               state.array_nl.inspect, state.depth, state.max_nesting,
+               state.allow_nan?, state.ascii_only?, state.script_safe?, state.strict?]
+      "[#{parts.map(&:to_s).map(&:inspect).join(",")}]"
+    end
+  end
+
+  class RaisingToJSON < Custom
+    def to_json(*)
+      raise Boom, "to_json boom #{@payload}"
+    end
+  end
+
+  # to_json returns something that is not a String.
+  class BadToJSON < Custom
+    BAD = [42, nil, :sym, 1.5, ["a"], { "a" => 1 }].freeze
+
+    def to_json(*)
+      BAD[@payload.size % BAD.size]
+    end
+  end
+
+  # Plain object with only to_s (it still gets the json gem's Object#to_json).
+  class ToSOnly < Custom
+    def to_s
+      @payload
+    end
+  end
+
+  class ToSRaises < Custom
+    def to_s
+      raise Boom, "to_s boom #{@payload}"
+    end
+  end
+
+  class ToSNotString < Custom
+    def to_s
+      @payload.size
+    end
+  end
+
+  # BasicObject: no to_json, no respond_to?, only to_s.
+  class BasicToS < BasicObject
+    def initialize(payload)
+      @payload = payload
+    end
+
+    def to_s
+      @payload
+    end
+
+    def inspect
+      "#<RandomGraph::BasicToS #{@payload.inspect}>"
+    end
+
+    def class
+      ::RandomGraph::BasicToS
+    end
+  end
+
+  # A Struct that is not a Fragment.
+  Point = Struct.new(:x, :y)
+
+  CUSTOM_CLASSES = [
+    DelegateConstHash, DelegateChild, ConstJSON, ArgsJSON, StateGenerate, StateInspect,
+    RaisingToJSON, BadToJSON, ToSOnly, ToSRaises, ToSNotString
+  ].freeze
+
+  # Core objects without their own to_json in the json gem (they get the
+  # json gem's Object#to_json, i.e. their to_s as a JSON string).
+  MISC = {
+    range: -> { 1..3 },
+    erange: -> { "a"..."c" },
+    rational: -> { Rational(3, 4) },
+    complex: -> { Complex(1, -2) },
+    regexp: -> { /ab+c/i },
+    klass: -> { String },
+    mod: -> { Comparable },
+    point: -> { Point.new(1, "two") },
+    time: -> { Time.at(0).utc },
+    exception: -> { ArgumentError.new("bad <arg>") },
+  }.freeze
+
+  # as_json procs used with strict: true.  Shared by both sides.
+  AS_JSON = {
+    to_s: ->(obj, _is_key) { obj.to_s },
+    key_to_s_value_nil: ->(obj, is_key) { is_key ? obj.to_s : nil },
+    identity: ->(obj, _is_key) { obj },
+    describe: ->(obj, is_key) { is_key ? "k:#{obj.class.name}" : { "class" => obj.class.name.to_s.sub(/\A(?:JSON|Jetson)::/, "X::"), "key" => is_key } },
+    to_h_or_s: ->(obj, _is_key) { obj.respond_to?(:to_h) ? obj.to_h : obj.to_s },
+    to_a_or_s: ->(obj, _is_key) { obj.respond_to?(:to_a) ? obj.to_a : obj.to_s },
+    raises: ->(obj, _is_key) { raise Boom, "as_json boom" },
+    float_nan: ->(obj, _is_key) { obj.is_a?(Float) ? obj.to_s : obj.to_s.encode("UTF-8", invalid: :replace, undef: :replace) },
+    scrub: ->(obj, _is_key) { obj.is_a?(String) ? obj.b.force_encoding("UTF-8").scrub("?") : obj.to_s },
+    non_lambda_one_arg: proc { |obj| obj.to_s.b.force_encoding("UTF-8").scrub },
+    lambda_one_arg: ->(obj) { obj.to_s },
+    symbol: ->(obj, _is_key) { obj.to_s.to_sym },
+  }.freeze
+
+  SORT_KEYS = {
+    by_to_s: ->(h) { h.sort_by { |k, _| k.to_s }.to_h },
+    reverse: ->(h) { h.to_a.reverse.to_h },
+    not_a_hash: ->(h) { h.to_a },
+    identity: ->(h) { h },
+  }.freeze
+
+  # ---------------------------------------------------------------------------
+  # Materialization
+  # ---------------------------------------------------------------------------
+
+  # Per-side settings: which Fragment class to build.
+  Side = Struct.new(:name, :fragment_class)
+
+  # Builds the json-side and the Jetson-side object graphs for one spec and an
+  # identity map from json-side objects to their Jetson-side counterparts.
+  class Pair
+    attr_reader :json, :jetson, :map
+
+    def initialize(spec, json_fragment:, jetson_fragment:)
+      @map = {}.compare_by_identity
+      @json_side = Side.new(:json, json_fragment)
+      @jetson_side = Side.new(:jetson, jetson_fragment)
+      @json_ids = {}
+      @jetson_ids = {}
+      @json, @jetson = build(spec)
+    end
+
+    # [found, jetson_obj]: the Jetson-side counterpart of a json-side object.
+    def counterpart(json_obj)
+      @map.key?(json_obj) ? [true, @map[json_obj]] : [false, nil]
+    end
+
+    private
+
+    def register(a, b)
+      @map[a] = b unless a.nil? || a == true || a == false
+      [a, b]
+    end
+
+    def build(spec)
+      case spec[0]
+      when :lit
+        [spec[1], spec[1]]
+      when :str
+        register(RandomGraph.make_string(spec), RandomGraph.make_string(spec))
+      when :arr
+        klass = spec[1] || Array
+        a = klass.new
+        b = klass.new
+        register(a, b)
+        if (id = spec[3])
+          @json_ids[id] = a
+          @jetson_ids[id] = b
+        end
+        spec[2].each do |child|
+          x, y = build(child)
+          a << x
+          b << y
+        end
+        [a, b]
+      when :hash
+        klass = spec[1] || Hash
+        a = klass.new
+        b = klass.new
+        register(a, b)
+        if (id = spec[3])
+          @json_ids[id] = a
+          @jetson_ids[id] = b
+        end
+        spec[2].each do |(kspec, vspec)|
+          ka, kb = build(kspec)
+          va, vb = build(vspec)
+          a[ka] = va
+          b[kb] = vb
+        end
+        # Hash#[]= may dup+freeze String keys: map the stored keys too.
+        a.keys.zip(b.keys) { |x, y| register(x, y) } if a.size == b.size
+        [a, b]
+      when :obj
+        klass = spec[1]
+        kids = spec[3].map { |c| build(c) }
+        a = klass.new(spec[2].dup, *kids.map(&:first))
+        b = klass.new(spec[2].dup, *kids.map(&:last))
+        register(a, b)
+      when :basic
+        register(BasicToS.new(spec[1].dup), BasicToS.new(spec[1].dup))
+      when :misc
+        register(MISC.fetch(spec[1]).call, MISC.fetch(spec[1]).call)
+      when :frag
+        register(@json_side.fragment_class.new(spec[1].dup), @jetson_side.fragment_class.new(spec[1].dup))
+      when :ref
+        [@json_ids.fetch(spec[1]), @jetson_ids.fetch(spec[1])]
+      else
+        raise ArgumentError, "unknown spec node #{spec[0].inspect}"
+      end
+    end
+  end
+
+  def self.make_string(spec)
+    _, bytes, enc, frozen, klass = spec
+    s = String.new(bytes, encoding: Encoding::BINARY).force_encoding(enc)
+    s = klass.new(s) if klass
+    frozen ? s.freeze : s
+  end
+
+  # ---------------------------------------------------------------------------
+  # Spec -> Ruby source (for reproducers).  `fragment` is the Fragment class
+  # name to print.
+  # ---------------------------------------------------------------------------
+
+  def self.to_ruby(spec, fragment: "Jetson::Fragment")
+    refs = collect_refs(spec)
+    ruby_for(spec, fragment, refs)
+  end
+
+  def self.collect_refs(spec, acc = {})
+    case spec[0]
+    when :ref then acc[spec[1]] = true
+    when :arr then spec[2].each { |c| collect_refs(c, acc) }
+    when :hash then spec[2].each { |k, v| collect_refs(k, acc); collect_refs(v, acc) }
+    when :obj then spec[3].each { |c| collect_refs(c, acc) }
+    end
+    acc
+  end
+
+  def self.string_literal(str)
+    lit = str.inspect
+    lit = str.dup.force_encoding(Encoding::BINARY).inspect unless str.valid_encoding? && str.encoding == Encoding::UTF_8
+    lit
+  end
+
+  def self.ruby_for(spec, fragment, refs)
+    case spec[0]
+    when :lit
+      v = spec[1]
+      if v.is_a?(Float)
+        if v.nan? then "Float::NAN"
+        elsif v.infinite? then v > 0 ? "Float::INFINITY" : "-Float::INFINITY"
+        else v.to_s.then { |s| s == "-0.0" ? "-0.0" : "#{s}" }
+        end
+      else
+        v.inspect
+      end
+    when :str
+      _, bytes, enc, frozen, klass = spec
+      raw = String.new(bytes, encoding: Encoding::BINARY)
+      base =
+        if enc == "UTF-8" && raw.dup.force_encoding("UTF-8").valid_encoding?
+          raw.dup.force_encoding("UTF-8").inspect
+        elsif enc == "BINARY" || enc == "ASCII-8BIT"
+          "#{raw.inspect}.b"
+        else
+          "#{raw.inspect}.force_encoding(#{enc.inspect})"
+        end
+      base = "String.new(#{base})" if enc == "UTF-8" && !frozen && !klass
+      base = "#{klass.name}.new(#{base})" if klass
+      frozen ? "#{base}.freeze" : base
+    when :arr
+      body = spec[2].map { |c| ruby_for(c, fragment, refs) }.join(", ")
+      if spec[1]
+        obj = "#{spec[1].name}[#{body}]"
+        spec[3] && refs[spec[3]] ? "(a#{spec[3]} = #{spec[1].name}.new).concat([#{body}])" : obj
+      else
+        spec[3] && refs[spec[3]] ? "(a#{spec[3]} = []).concat([#{body}])" : "[#{body}]"
+      end
+    when :hash
+      body = spec[2].map { |k, v| "#{ruby_for(k, fragment, refs)} => #{ruby_for(v, fragment, refs)}" }.join(", ")
+      if spec[3] && refs[spec[3]]
+        "(a#{spec[3]} = #{spec[1] ? "#{spec[1].name}.new" : "{}"}).update({#{body}})"
+      elsif spec[1]
+        "#{spec[1].name}[{#{body}}]"
+      else
+        "{#{body}}"
+      end
+    when :obj
+      args = [spec[2].inspect] + spec[3].map { |c| ruby_for(c, fragment, refs) }
+      "#{spec[1].name}.new(#{args.join(", ")})"
+    when :basic
+      "RandomGraph::BasicToS.new(#{spec[1].inspect})"
+    when :misc
+      "RandomGraph::MISC[#{spec[1].inspect}].call"
+    when :frag
+      "#{fragment}.new(#{spec[1].inspect})"
+    when :ref
+      "a#{spec[1]}"
+    end
+  end
+
+  # Options -> Ruby source.
+  def self.opts_to_ruby(opts)
+    return opts.inspect unless opts.is_a?(Hash)
+
+    body = opts.map do |k, v|
+      val =
+        if (name = AS_JSON.key(v)) then "RandomGraph::AS_JSON[#{name.inspect}]"
+        elsif (name = SORT_KEYS.key(v)) then "RandomGraph::SORT_KEYS[#{name.inspect}]"
+        else v.inspect
+        end
+      k.is_a?(Symbol) && k.inspect !~ /"/ ? "#{k}: #{val}" : "#{k.inspect} => #{val}"
+    end
+    "{#{body.join(", ")}}"
+  end
+
+  # Node count of a spec (for shrinking heuristics).
+  def self.size(spec)
+    case spec[0]
+    when :arr then 1 + spec[2].sum { |c| size(c) }
+    when :hash then 1 + spec[2].sum { |k, v| size(k) + size(v) }
+    when :obj then 1 + spec[3].sum { |c| size(c) }
+    else 1
+    end
+  end
+
+  # ---------------------------------------------------------------------------
+  # Random generation
+  # ---------------------------------------------------------------------------
+
+  PROFILES = {
+    tiny: { depth: 2, width: 4, budget: 12 },
+    small: { depth: 4, width: 8, budget: 60 },
+    medium: { depth: 6, width: 16, budget: 400 },
+    wide: { depth: 2, width: 300, budget: 1500 },
+    deep: { depth: 110, width: 3, budget: 400 },
+  }.freeze
+
+  class Generator
+    attr_reader :rng
+
+    # depth/width/budget override the randomly chosen profile.
+    def initialize(rng, profile: nil, depth: nil, width: nil, budget: nil, cycles: true, nan: true)
+      @rng = rng
+      @profile = profile
+      @depth_override = depth
+      @width_override = width
+      @budget_override = budget
+      @cycles = cycles
+      @nan = nan
+    end
+
+    def chance(p)
+      @rng.rand < p
+    end
+
+    def pick(list)
+      list[@rng.rand(list.size)]
+    end
+
+    # Weighted pick: pairs of [weight, value].
+    def weighted(pairs)
+      total = pairs.sum(&:first)
+      r = @rng.rand * total
+      pairs.each do |w, v|
+        return v if (r -= w) < 0
+      end
+      pairs.last.last
+    end
+
+    # ---- documents --------------------------------------------------------
+
+    def document
+      profile = @profile || weighted([[40, :tiny], [33, :small], [18, :medium], [5, :wide], [4, :deep]])
+      conf = PROFILES.fetch(profile)
+      @max_depth = @depth_override || conf[:depth]
+      @max_width = @width_override || conf[:width]
+      @budget = @budget_override || conf[:budget]
+      @next_id = 0
+      @ancestors = []
+      @want_cycle = @cycles && chance(0.02)
+      @want_shared = chance(0.03)
+      @built = []
+
+      if profile == :deep && !@depth_override
+        deep_chain(chance(0.3) ? 1 + @rng.rand(12) : 95 + @rng.rand(12))
+      else
+        # Scalars alone are valid documents too.
+        chance(0.08) ? scalar : container(0)
+      end
+    end
+
+    def new_id
+      @next_id += 1
+    end
+
+    # A linear chain of nested containers of the given depth.
+    def deep_chain(n)
+      leaf = chance(0.5) ? scalar : [:arr, nil, [], nil]
+      n.times do
+        leaf =
+          if chance(0.5)
+            extra = chance(0.3) ? [scalar] : []
+            [:arr, nil, chance(0.5) ? [leaf] + extra : extra + [leaf], nil]
+          else
+            [:hash, nil, [[key, leaf]], nil]
+          end
+      end
+      leaf
+    end
+
+    def container(depth)
+      chance(0.5) ? array(depth) : hash(depth)
+    end
+
+    def width
+      w = @max_width
+      case @rng.rand(10)
+      when 0 then 0
+      when 1..5 then @rng.rand([w, 4].min + 1)
+      else @rng.rand(w + 1)
+      end
+    end
+
+    def array(depth)
+      id = new_id
+      klass = chance(0.06) ? pick([ArraySub, ArraySub, ArraySubSuper, ArraySubConst]) : nil
+      node = [:arr, klass, [], id]
+      @ancestors.push(id)
+      @built << id
+      width.times do
+        break if (@budget -= 1) < 0
+
+        node[2] << value(depth + 1)
+      end
+      @ancestors.pop
+      node
+    end
+
+    def hash(depth)
+      id = new_id
+      klass = chance(0.06) ? pick([HashSub, HashSub, HashSubSuper, HashSubWrap]) : nil
+      node = [:hash, klass, [], id]
+      @ancestors.push(id)
+      @built << id
+      keymode = weighted([[45, :string], [20, :symbol], [12, :mixed], [5, :mixed_dup], [10, :any], [8, :string_subclass]])
+      seen = {}
+      width.times do
+        break if (@budget -= 1) < 0
+
+        k =
+          case keymode
+          when :string then string_key
+          when :symbol then [:lit, symbol_value]
+          when :mixed then chance(0.5) ? string_key : [:lit, symbol_value]
+          when :mixed_dup
+            if !seen.empty? && chance(0.5)
+              prev = pick(seen.keys)
+              if prev[0] == :lit
+                string_key_from(prev[1].to_s)
+              else
+                text = String.new(prev[1], encoding: Encoding::BINARY).force_encoding(prev[2])
+                text.valid_encoding? ? [:lit, text.to_sym] : [:lit, symbol_value]
+              end
+            else
+              chance(0.5) ? string_key : [:lit, symbol_value]
+            end
+          when :string_subclass then chance(0.5) ? string_key : string_key(klass: pick([StrSub, StrSubToS, StrSubToS, StrSubBadToS]))
+          else any_key
+          end
+        seen[k] = true
+        node[2] << [k, value(depth + 1)]
+      end
+      @ancestors.pop
+      node
+    end
+
+    def value(depth)
+      if @want_cycle && depth >= 2 && chance(0.3)
+        @want_cycle = false
+        return [:ref, pick(@ancestors)]
+      end
+      if @want_shared && !@built.empty? && chance(0.05)
+        # Shared (non-cyclic) reference to an already finished container.
+        done = @built - @ancestors
+        return [:ref, pick(done)] unless done.empty?
+      end
+      if depth < @max_depth && @budget > 0 && chance(depth <= 1 ? 0.35 : 0.22)
+        return container(depth)
+      end
+
+      weighted([
+        [30, -> { scalar }],
+        [6, -> { custom(depth) }],
+        [1.5, -> { [:frag, fragment_text] }],
+        [1, -> { [:misc, pick(MISC.keys)] }],
+        [0.6, -> { [:basic, pick(["basic", "bäsic", "\u2028"])] }],
+        [1.5, -> { string(klass: pick([StrSub, StrSubConst, StrSubToS])) }],
+      ]).call
+    end
+
+    def scalar
+      weighted([
+        [5, -> { [:lit, nil] }],
+        [5, -> { [:lit, pick([true, false])] }],
+        [18, -> { [:lit, integer] }],
+        [20, -> { [:lit, float] }],
+        [40, -> { string }],
+        [8, -> { [:lit, symbol_value] }],
+      ]).call
+    end
+
+    def custom(depth)
+      klass = weighted([
+        [3, DelegateConstHash], [3, DelegateChild], [3, ConstJSON], [2, ArgsJSON],
+        [2, StateGenerate], [1, StateInspect], [1, RaisingToJSON], [1, BadToJSON],
+        [4, ToSOnly], [0.5, ToSRaises], [0.5, ToSNotString]
+      ])
+      payload =
+        case klass.name.split("::").last
+        when "ConstJSON" then pick(['{"const":true}', "[1,2,3]", '"str"', "null", "1.5", "<not json>", "", "\"\u00e9\u2028\""])
+        when "ToSOnly" then String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").then { |s| chance(0.05) ? "\xFFbad".b.force_encoding("UTF-8") + s : s }
+        else pick(%w[a b c payload x])
+        end
+      children =
+        if klass == DelegateChild || klass == StateGenerate
+          [depth < @max_depth && chance(0.5) ? container(depth + 1) : scalar]
+        else
+          []
+        end
+      [:obj, klass, payload, children]
+    end
+
+    def fragment_text
+      pick(['{"a":1}', "[1,2]", "1e3", "true", "\"x\"", "  [ 1 ]  ", "", "not json", "{\"\u00e9\":\"\u2028\"}",
+            "\xFF".b.force_encoding("UTF-8")])
+    end
+
+    # ---- keys ---------------------------------------------------------------
+
+    def string_key(klass: nil)
+      s = string
+      s[4] = klass
+      s
+    end
+
+    def string_key_from(text)
+      [:str, text.b, text.encoding.name, chance(0.5), nil]
+    end
+
+    def any_key
+      weighted([
+        [5, -> { string_key }],
+        [3, -> { [:lit, symbol_value] }],
+        [3, -> { [:lit, integer] }],
+        [1, -> { [:lit, nil] }],
+        [1, -> { [:lit, pick([true, false])] }],
+        [2, -> { [:lit, float(nan: false)] }],
+        [2, -> { [:obj, ToSOnly, pick(%w[obj-key k \u00e9]), []] }],
+        [0.5, -> { [:obj, ToSNotString, "xyz", []] }],
+        [0.5, -> { [:obj, ToSRaises, "k", []] }],
+        [0.5, -> { [:misc, pick(%i[range rational regexp klass point])] }],
+        [0.5, -> { [:arr, nil, [scalar], nil] }],
+      ]).call
+    end
+
+    # ---- scalars -----------------------------------------------------------
+
+    def integer
+      weighted([
+        [30, -> { @rng.rand(-100..100) }],
+        [20, -> { @rng.rand(-(2**31)..2**31) }],
+        [10, -> { @rng.rand(-(2**62)..(2**62 - 1)) }],
+        [10, -> { pick([0, -1, 1, 2**62 - 1, -(2**62), 2**62, -(2**62) - 1, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1,
+                        2**64 - 1, 2**64, -(2**64), 2**64 + 1, 10**18, 10**19, -(10**19), 9_007_199_254_740_993]) }],
+        [8, -> { s = chance(0.5) ? 1 : -1; s * (2**(64 + @rng.rand(137)) + @rng.rand(2**40)) }],
+        [5, -> { 10**@rng.rand(25) * (chance(0.5) ? 1 : -1) }],
+      ]).call
+    end
+
+    def float(nan: @nan)
+      if nan && chance(0.01)
+        return pick([Float::NAN, Float::INFINITY, -Float::INFINITY])
+      end
+
+      weighted([
+        [15, -> { random_bits_float }],
+        [15, -> { (@rng.rand * 10**@rng.rand(1..6)).round(@rng.rand(0..4)) * (chance(0.3) ? -1 : 1) }],
+        [8, -> { pick([0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1.5, 100.0, 1e15, 1e16, 1e17, 1e20, 1e21, 1e22, 1e23,
+                       1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-10, 5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
+                       Float::MAX, -Float::MAX, Float::EPSILON, 123456789012345680.0, 9007199254740993.0,
+                       0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100.0 / 3]) }],
+        [8, -> { @rng.rand(-(2**53)..2**53).to_f * (10.0**@rng.rand(-3..3)) }],
+        [8, -> { near(1e15) }],
+        [6, -> { near(1e16) }],
+        [6, -> { near(1e-7) }],
+        [6, -> { near(1e-10) }],
+        [6, -> { near(1e-4) }],
+        [6, -> { near(1e21) }],
+        [5, -> { subnormal }],
+        [6, -> { (@rng.rand * 2 - 1) * 10.0**@rng.rand(-330..310) }],
+        [5, -> { @rng.rand(-100_000..100_000).to_f }],
+      ]).call.then { |f| f.nan? || f.infinite? ? 1.25 : f }
+    end
+
+    def near(x)
+      f = x * (1 + (@rng.rand - 0.5) * 10.0**-@rng.rand(0..15))
+      f = f.next_float if chance(0.2)
+      f = f.prev_float if chance(0.2)
+      chance(0.2) ? -f : f
+    end
+
+    def random_bits_float
+      loop do
+        f = [@rng.rand(2**64)].pack("Q").unpack1("D")
+        return f unless f.nan? || f.infinite?
+      end
+    end
+
+    def subnormal
+      f = [@rng.rand(1..(2**52 - 1))].pack("Q").unpack1("D")
+      chance(0.5) ? -f : f
+    end
+
+    SYMBOL_NAMES = ["a", "key", "with space", "quo\"te", "\u00e9t\u00e9", "\u2028", "\u{1F600}", "", "a/b", "ctl\u0001",
+                    "snake_case", "CamelCase", "0", "1.5", "nil"].freeze
+
+    def symbol_value
+      if chance(0.05)
+        # A Symbol in a non-UTF-8 encoding.
+        return pick(["caf\xE9".b.force_encoding("ISO-8859-1"), "\x93\xfa".b.force_encoding("Shift_JIS")]).to_sym
+      end
+      chance(0.7) ? pick(SYMBOL_NAMES).to_sym : String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").to_sym
+    end
+
+    # ---- strings -------------------------------------------------------------
+
+    ESCAPES = ["\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", "\u007f", "\u0000", "\u001f", "\u2028", "\u2029",
+               "<", ">", "&", "'", "</script>", "\\u0041"].freeze
+    MULTIBYTE = ["\u00e9", "\u00ff", "\u0100", "\u07ff", "\u0800", "\u20ac", "\u3042", "\uffff", "\ufeff", "\ud7ff",
+                 "\ue000", "\u{10000}", "\u{1F600}", "\u{10FFFF}", "\u2028", "\u2029"].freeze
+    INVALID = ["\xFF", "\xC0\x80", "\xC3", "\xE2\x82", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\x80", "\xF0\x9F\x98",
+               "\xFE\xFE"].map { |s| s.b }.freeze
+
+    # Random UTF-8 (or ASCII) text bytes.
+    def raw_string_bytes(kind = nil)
+      kind ||= weighted([[30, :ascii], [25, :mixed], [10, :control], [10, :escapes], [10, :utf8], [5, :long],
+                         [5, :boundary]])
+      kind = pick(%i[ascii mixed utf8]) if kind == :utf8_or_ascii
+      out = +""
+      case kind
+      when :ascii
+        n = pick([0, 1, 2, 5, 8, 12, 20])
+        n.times { out << (32 + @rng.rand(95)).chr }
+      when :control
+        (1 + @rng.rand(6)).times { out << (chance(0.6) ? @rng.rand(32).chr : (32 + @rng.rand(95)).chr) }
+      when :escapes
+        (1 + @rng.rand(6)).times { out << (chance(0.6) ? pick(ESCAPES) : (97 + @rng.rand(26)).chr) }
+      when :utf8
+        (1 + @rng.rand(8)).times { out << (chance(0.7) ? pick(MULTIBYTE) : random_codepoint) }
+      when :mixed
+        (1 + @rng.rand(12)).times do
+          out << weighted([[6, -> { (32 + @rng.rand(95)).chr }], [2, -> { pick(ESCAPES) }], [2, -> { pick(MULTIBYTE) }],
+                           [1, -> { @rng.rand(32).chr }], [1, -> { random_codepoint }]]).call
+        end
+      when :long
+        n = 20 + @rng.rand(300)
+        n.times { out << (chance(0.97) ? (32 + @rng.rand(95)).chr : pick(ESCAPES + MULTIBYTE)) }
+      when :boundary
+        # A special character at a position near a 8/16/32/64-byte boundary.
+        len = pick([7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 63, 64, 65, 127, 128, 129])
+        pos = pick([0, len - 1, len - 2, len / 2, @rng.rand(len)]).clamp(0, len - 1)
+        base = Array.new(len) { (97 + @rng.rand(26)).chr }
+        base[pos] = pick(ESCAPES + MULTIBYTE + [@rng.rand(32).chr]) if len > 0
+        out << base.join
+      end
+      out.b
+    end
+
+    def random_codepoint
+      loop do
+        cp = weighted([[3, -> { 0x80 + @rng.rand(0x780) }], [3, -> { 0x800 + @rng.rand(0xF800) }],
+                       [2, -> { 0x10000 + @rng.rand(0x100000) }]]).call
+        next if cp.between?(0xD800, 0xDFFF)
+
+        return cp.chr(Encoding::UTF_8)
+      end
+    end
+
+    # A string spec: [:str, bytes, encoding, frozen, klass]
+    def string(klass: nil)
+      frozen = chance(0.3)
+      kind = weighted([[82, :utf8], [3, :invalid], [4, :binary_ascii], [3, :binary_utf8], [1, :binary_invalid],
+                       [2, :latin1], [1.5, :sjis], [1.5, :utf16], [0.5, :usascii], [0.5, :usascii_bad],
+                       [0.5, :cp1252_bad], [0.5, :utf16_bad]])
+      bytes, enc =
+        case kind
+        when :utf8 then [raw_string_bytes, "UTF-8"]
+        when :invalid
+          good = raw_string_bytes(:utf8_or_ascii)
+          pos = @rng.rand(good.bytesize + 1)
+          [good.byteslice(0, pos) + pick(INVALID) + good.byteslice(pos..), "UTF-8"]
+        when :binary_ascii then [raw_string_bytes(:ascii), "BINARY"]
+        when :binary_utf8 then [raw_string_bytes(:utf8), "BINARY"]
+        when :binary_invalid then [raw_string_bytes(:ascii) + pick(INVALID), "BINARY"]
+        when :latin1 then [Array.new(1 + @rng.rand(8)) { @rng.rand(256) }.pack("C*"), "ISO-8859-1"]
+        when :sjis then [pick(["\u65e5\u672c\u8a9e", "\u30c6\u30b9\u30c8", "abc", "\u00a5"]).encode("Shift_JIS").b, "Shift_JIS"]
+        when :utf16 then [String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").encode("UTF-16LE").b, "UTF-16LE"]
+        when :usascii then [raw_string_bytes(:ascii), "US-ASCII"]
+        when :usascii_bad then ["abc\xE9".b, "US-ASCII"]
+        when :cp1252_bad then ["a\x81b".b, "Windows-1252"]
+        when :utf16_bad then ["\x00\xD8a\x00".b, "UTF-16LE"]
+        end
+      [:str, bytes, enc, frozen, klass]
+    end
+
+    # ---- options ---------------------------------------------------------------
+
+    # A random option Hash (or, rarely, something that is not a Hash).
+    # Returns [opts, invalid?] where invalid? says an invalid value was injected.
+    def options
+      r = @rng.rand
+      return nil if r < 0.10
+      return {} if r < 0.14
+
+      if chance(0.01)
+        return pick([5, "indent", [[:indent, "  "]], :sym])
+      end
+
+      o = {}
+      pretty = chance(0.35)
+      strings = ["", " ", "  ", "\t", "--", "\n", "\r\n", "|", "\u00e9", "    "]
+      if pretty
+        o[:indent] = pick(strings + ["  ", "\t"]) if chance(0.8)
+        o[:space] = pick([" ", "", "  ", "\t", "_"]) if chance(0.7)
+        o[:space_before] = pick([" ", "", "\t", "\n"]) if chance(0.3)
+        o[:object_nl] = pick(["\n", "", "\r\n", "|", "\n\n"]) if chance(0.7)
+        o[:array_nl] = pick(["\n", "", "\r\n", "|", " "]) if chance(0.7)
+      else
+        o[:indent] = pick([nil, false, ""]) if chance(0.03)
+        o[:space] = pick([nil, ""]) if chance(0.03)
+      end
+      o[:allow_nan] = pick([true, true, false, nil, 1]) if chance(0.15)
+      o[:max_nesting] = pick([0, 1, 2, 3, 4, 5, 10, 100, 101, false, nil, -1]) if chance(0.15)
+      o[:depth] = pick([0, 1, 2, 3, nil]) if chance(0.10)
+      o[:ascii_only] = pick([true, true, false, nil]) if chance(0.15)
+      if chance(0.15)
+        o[pick(%i[script_safe script_safe escape_slash])] = pick([true, true, false, nil, "yes"])
+      end
+      if chance(0.15)
+        o[:strict] = pick([true, true, false, nil])
+        o[:as_json] = AS_JSON[pick(AS_JSON.keys)] if chance(0.6)
+        o[:as_json] = pick([nil, false]) if chance(0.05)
+      end
+      o[:allow_duplicate_key] = pick([true, false, nil]) if chance(0.15)
+      o[:sort_keys] = pick([true, true, false, nil, SORT_KEYS[pick(SORT_KEYS.keys)]]) if chance(0.08)
+      o[:buffer_initial_length] = pick([1, 16, 0, -5, 4096, 100_000]) if chance(0.05)
+      o[pick([:unknown_option, "indent", "max_nesting"])] = pick(["xx", 1]) if chance(0.02)
+
+      if chance(0.03)
+        # An invalid value, which must raise the same error on both sides.
+        k, v = pick([[:indent, 5], [:space, :sym], [:object_nl, 1.5], [:array_nl, []], [:space_before, 1],
+                     [:max_nesting, "3"], [:max_nesting, 2**64], [:max_nesting, 1.5], [:depth, -1], [:depth, "1"],
+                     [:depth, 2**40], [:depth, 2**70], [:sort_keys, 1], [:sort_keys, "yes"], [:as_json, "not a proc"],
+                     [:as_json, 5], [:buffer_initial_length, "x"], [:buffer_initial_length, 2**70],
+                     [:buffer_initial_length, 1.5]])
+        o[k] = v
+      end
+
+      # Randomize key order (matters for which invalid value raises first).
+      o = o.to_a.shuffle(random: @rng).to_h
+      o.freeze if chance(0.1)
+      o
+    end
+  end
+end
