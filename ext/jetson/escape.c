@@ -17,7 +17,7 @@ static const unsigned char attention[256] = {
     A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A, A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,
     A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A, A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,
     A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A, A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,
-    A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A, A,A,A|S,A,A,A,A,A,A,A,A,A,A,A,A,A,
+    A,A,A|S,A,A,A,A,A,A,A,A,A,A,A,A,A, A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,A,
 };
 #undef B
 #undef S

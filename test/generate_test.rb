@@ -1,0 +1,188 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/json_oracle"
+
+# One test per generation rule, each compared with the json gem's own output.
+class GenerateTest < Minitest::Test
+  include JSONOracle
+
+  def test_literals_and_integers
+    [nil, true, false, 0, -1, 42, 2**62 - 1, -2**62, 2**64, -(2**100), 10**40].each do |v|
+      assert_generate_same([v])
+      assert_generate_same(v)
+    end
+  end
+
+  def test_floats_in_the_json_gem_layout
+    [0.0, -0.0, 1.0, -1.5, 0.1, 1e14, 1e15, 123456789012345.0, 1e16, 1.1111111111111112e+16, 1e-5, 1e-6, 1e-7,
+     2.2471348024634546e-08, 2.2471348024634546e-10, 5e-324, 1.7976931348623157e308, 1e22, 1e21, 3.14159, 100.0,
+     -0.000001234, 2.5e-300, 9007199254740993.0, 4.35, 0.3].each do |f|
+      assert_generate_same([f])
+    end
+  end
+
+  def test_nan_and_infinity
+    [Float::NAN, Float::INFINITY, -Float::INFINITY].each do |f|
+      assert_generate_same([f])
+      assert_generate_same([f], allow_nan: true)
+      assert_generate_same(f, strict: true, as_json: ->(o, _key) { o.to_s })
+    end
+    error = assert_raises(Jetson::GeneratorError) { Jetson.generate([Float::NAN]) }
+    assert error.invalid_object.nan?
+  end
+
+  def test_strings_and_escapes
+    all_ascii = (0..127).map(&:chr).join
+    ["", "plain", all_ascii, "quote\" back\\slash /", "é€😀", "\u2028\u2029", "\u007f", "a" * 5000 + "€" + "b" * 17,
+     "😀" * 100, "\e[0m", "tab\tnl\ncr\rff\fbs\b"].each do |s|
+      assert_generate_same([s])
+      assert_generate_same([s], script_safe: true)
+      assert_generate_same([s], escape_slash: true)
+      assert_generate_same([s], ascii_only: true)
+      assert_generate_same([s], ascii_only: true, script_safe: true)
+    end
+  end
+
+  def test_escaping_at_every_alignment
+    # The SIMD scanner works in 16-byte blocks; put the special byte everywhere.
+    ["\"", "\\", "\n", "\u0001", "/", "\u2028", "é", "😀"].each do |special|
+      (0..40).each do |pos|
+        s = "x" * pos + special + "y" * (40 - pos)
+        [{}, { script_safe: true }, { ascii_only: true }].each { |o| assert_generate_same([s], o) }
+      end
+    end
+  end
+
+  def test_string_encodings
+    assert_generate_same(["caf\xC3\xA9".b])
+    assert_generate_same(["plain".b])
+    assert_generate_same(["\xE9t\xE9".dup.force_encoding("ISO-8859-1")])
+    assert_generate_same(["\x82\xA0".dup.force_encoding("Shift_JIS")])
+    assert_generate_same(["hi".encode("UTF-16LE")])
+    assert_generate_same(["\xff"])
+    assert_generate_same(["\x81".dup.force_encoding("Shift_JIS")])
+    assert_generate_same({ "\xff" => 1 })
+    assert_generate_same(["\xff".b])
+    error = assert_raises(Jetson::GeneratorError) { Jetson.generate(["ok", "\xff"]) }
+    assert_equal "\xff", error.invalid_object
+  end
+
+  def test_symbols
+    assert_generate_same([:a, :"with space", :"é"])
+    assert_generate_same({ a: :b })
+    assert_generate_same([:a], strict: true)
+    assert_generate_same(Array.new(1000) { |i| :"sym#{i}" })
+  end
+
+  def test_hash_keys
+    assert_generate_same({ 1 => 2, nil => 3, 1.5 => 4, :s => 5, "t" => 6, Object => 7 })
+    assert_generate_same({ [1] => 2 })
+    assert_generate_same({ 1 => 2 }, strict: true)
+    assert_generate_same({ 1 => 2 }, strict: true, as_json: ->(o, key) { key ? "k#{o}" : o })
+    sub = Class.new(String) { def to_s = "sub:#{super}" }
+    assert_generate_same({ sub.new("k") => 1 })
+  end
+
+  def test_duplicate_keys
+    h = { "a" => 1, a: 2 }
+    assert_generate_same(h)
+    assert_generate_same(h, allow_duplicate_key: true)
+    assert_generate_same(h, allow_duplicate_key: false)
+    assert_generate_same({ 1 => 1, "1" => 2 }, allow_duplicate_key: false)
+    assert_generate_same({ "a" => 1, b: 2 }, allow_duplicate_key: false)
+  end
+
+  def test_sort_keys
+    assert_generate_same({ b: 1, a: { d: 1, c: 2 } }, sort_keys: true)
+    assert_generate_same({ "b" => 1, "a" => 2 }, sort_keys: ->(h) { h.sort.reverse.to_h })
+    assert_generate_same({ b: 1 }, sort_keys: ->(_h) { [1] })
+    assert_generate_same({ b: 1 }, sort_keys: 5)
+  end
+
+  def test_subclasses_and_custom_objects
+    hash_sub = Class.new(Hash)
+    array_sub = Class.new(Array)
+    string_sub = Class.new(String)
+    custom_hash = Class.new(Hash) { def to_json(*) = '"custom"' }
+    delegating = Class.new { def to_json(*args) = { "x" => [1, 2.5, "y"] }.to_json(*args) }
+    with_to_s = Class.new { def to_s = "to_s here" }
+    raising = Class.new { def to_json(*) = raise(ArgumentError, "boom") }
+    non_string = Class.new { def to_json(*) = 42 }
+    doc = [hash_sub[a: 1], array_sub[1, 2], string_sub.new("s"), custom_hash.new, delegating.new, with_to_s.new]
+    assert_generate_same(doc)
+    assert_pretty_same(doc)
+    assert_generate_same(doc, script_safe: true, ascii_only: true)
+    assert_generate_same({ "nested" => [delegating.new] }, indent: "\t", object_nl: "\n", array_nl: "\n", depth: 2)
+    assert_generate_same([raising.new])
+    assert_generate_same([non_string.new])
+    assert_generate_same([Object.new], strict: true)
+    assert_generate_same([Object.new], strict: true, as_json: ->(o, _k) { o.class.name })
+  end
+
+  def test_fragments
+    assert_generate_same([JSON::Fragment.new("[1, 2]")])
+    assert_equal '{"a":[1, 2]}', Jetson.generate({ a: Jetson::Fragment.new("[1, 2]") })
+    assert_equal '[{"x":1}]', Jetson.generate([Jetson::Fragment.new('{"x":1}')], strict: true)
+    assert_equal "[[1, 2]]", Jetson.generate([JSON::Fragment.new("[1, 2]")], strict: true)
+    assert_raises(TypeError) { Jetson::Fragment.new(1) }
+  end
+
+  def test_nesting
+    deep = [[[[1]]]]
+    assert_generate_same(deep, max_nesting: 3)
+    assert_generate_same(deep, max_nesting: 4)
+    assert_generate_same(deep, max_nesting: 0)
+    assert_generate_same(deep, max_nesting: false)
+    assert_generate_same(deep, max_nesting: 3, depth: 1)
+    cycle = []
+    cycle << cycle
+    assert_generate_same(cycle)
+    h = {}
+    h[:self] = h
+    assert_generate_same(h)
+  end
+
+  def test_pretty
+    doc = { "a" => [1, { "b" => nil }, [], {}], "c" => "d" }
+    assert_pretty_same(doc)
+    assert_pretty_same(doc, indent: "\t")
+    assert_pretty_same(doc, space_before: " ")
+    assert_pretty_same([])
+    assert_pretty_same({})
+    assert_generate_same(doc, indent: "--", space: "  ", space_before: "_", object_nl: "\r\n", array_nl: "|")
+    assert_generate_same(doc, indent: "  ")
+    assert_generate_same(doc, object_nl: "\n")
+    assert_generate_same(doc, array_nl: "\n", depth: 3, indent: " ")
+  end
+
+  def test_option_errors
+    assert_generate_same([1], indent: 5)
+    assert_generate_same([1], max_nesting: "3")
+    assert_generate_same([1], depth: -1)
+    assert_generate_same([1], buffer_initial_length: "x")
+    assert_generate_same([1], as_json: 5)
+    assert_generate_same([1], 5)
+    assert_generate_same([1], "indent" => "  ")
+    assert_generate_same([1], unknown_option: true)
+    assert_pretty_same([1], 5)
+    assert_pretty_same([1], Struct.new(:indent).new("x"))
+  end
+
+  def test_result_is_a_new_unfrozen_utf8_string
+    a = Jetson.generate("x")
+    b = Jetson.generate("x")
+    refute_same a, b
+    refute a.frozen?
+    assert_equal Encoding::UTF_8, a.encoding
+    big = Jetson.generate(["x" * 100_000])
+    assert_equal Encoding::UTF_8, big.encoding
+    assert big.valid_encoding?
+  end
+
+  def test_large_documents_match
+    doc = Array.new(2000) { |i| { "id" => i, "name" => "item #{i} é", "tags" => %w[a b c], "score" => i / 7.0 } }
+    assert_generate_same(doc)
+    assert_pretty_same(doc)
+  end
+end
