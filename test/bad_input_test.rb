@@ -1,0 +1,99 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/json_oracle"
+
+# Bad input must end in a Ruby exception like the json gem's, never a crash.
+class BadInputTest < Minitest::Test
+  include JSONOracle
+
+  def deep_array(levels)
+    doc = []
+    levels.times { doc = [doc] }
+    doc
+  end
+
+  def test_a_million_levels_without_max_nesting_raises_instead_of_crashing
+    doc = deep_array(1_000_000)
+    assert_raises(SystemStackError) { Jetson.generate(doc, max_nesting: false) }
+    assert_raises(SystemStackError) { Jetson.dump(doc) }
+    # The process is still healthy afterwards.
+    assert_equal "[[]]", Jetson.generate([[]])
+  end
+
+  def test_deep_nesting_in_a_thread_with_a_small_stack
+    doc = deep_array(1_000_000)
+    error = Thread.new do
+      Jetson.generate(doc, max_nesting: false)
+      nil
+    rescue SystemStackError => e
+      e
+    end.value
+    assert_kind_of SystemStackError, error
+  end
+
+  def test_moderately_deep_documents_still_work
+    doc = deep_array(5_000)
+    assert_equal JSON.generate(doc, max_nesting: false), Jetson.generate(doc, max_nesting: false)
+  end
+
+  def test_to_json_that_raises
+    klass = Class.new { def to_json(*) = raise(IOError, "broken to_json") }
+    assert_generate_same([1, { "a" => klass.new }])
+  end
+
+  def test_to_json_returning_garbage
+    [42, nil, :sym, [1], Object.new].each do |garbage|
+      klass = Class.new { define_method(:to_json) { |*| garbage } }
+      assert_generate_same([klass.new])
+    end
+  end
+
+  def test_to_s_returning_garbage
+    klass = Class.new do
+      undef_method :to_json if method_defined?(:to_json)
+      def to_s = 42
+    end
+    error = assert_raises(TypeError) { Jetson.generate([klass.new]) }
+    assert_match(/Integer/, error.message)
+  end
+
+  def test_string_subclass_key_with_bad_to_s
+    klass = Class.new(String) { def to_s = 1 }
+    assert_generate_same({ klass.new("k") => 1 })
+  end
+
+  def test_invalid_utf8_everywhere
+    ["\xff", "abc\xC3", "\xED\xA0\x80", "ok" * 40 + "\xfe"].each do |bad|
+      assert_generate_same([bad])
+      assert_generate_same({ bad => 1 })
+      assert_generate_same([bad], ascii_only: true)
+      assert_generate_same([bad], script_safe: true)
+      assert_generate_same([bad], strict: true)
+      assert_generate_same([bad], strict: true, as_json: ->(s, _k) { s.scrub })
+      assert_generate_same({ bad => 1 }, strict: true, as_json: ->(s, _k) { s.scrub })
+    end
+  end
+
+  def test_as_json_that_raises_or_misbehaves
+    assert_generate_same([Object.new], strict: true, as_json: ->(_o, _k) { raise "nope" })
+    assert_generate_same([Object.new], strict: true, as_json: ->(o, _k) { o })
+    assert_generate_same({ Object.new => 1 }, strict: true, as_json: ->(_o, _k) { 5 })
+  end
+
+  def test_wrong_option_types
+    [{ indent: 1 }, { space: [] }, { max_nesting: "a" }, { depth: "a" }, { depth: 2**40 },
+     { buffer_initial_length: 1.5 }, { sort_keys: "yes" }, { as_json: "x" }].each do |opts|
+      assert_generate_same([1], opts)
+      assert_both(-> { JSON::State.new(opts) }.then { |f| -> { f.call.to_h } },
+                  -> { Jetson::State.new(opts) }.then { |f| -> { f.call.to_h } }, opts.inspect)
+    end
+  end
+
+  def test_mutating_the_document_from_to_json
+    arr = [1, 2, 3]
+    shrink = Class.new { define_method(:to_json) { |*| arr.clear; '"x"' } }
+    arr.insert(1, shrink.new)
+    assert_equal '[1,"x"]', Jetson.generate(arr)
+  end
+end

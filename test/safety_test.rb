@@ -1,0 +1,87 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rbconfig"
+
+# GC-safety, Ractor-safety and the promise not to touch anything outside Jetson.
+class SafetyTest < Minitest::Test
+  # Child processes must not inherit bundler/setup, which loads the gemspec.
+  CLEAN_ENV = { "RUBYOPT" => nil, "RUBYLIB" => nil }.freeze
+
+  DOC = {
+    "ints" => [1, -2, 2**70], "floats" => [1.5, 1e20, -0.0], "str" => "é😀\u2028</script>" * 3,
+    :sym => :val, "nested" => [{ "a" => [nil, true, false] }] * 3, "big" => "x" * 5000
+  }.freeze
+
+  def with_gc_stress
+    GC.stress = true
+    yield
+  ensure
+    GC.stress = false
+  end
+
+  def test_generation_under_gc_stress
+    expected = JSON.generate(DOC)
+    pretty = JSON.pretty_generate(DOC)
+    custom = Class.new { def to_json(*args) = { "k" => [1, "v"] }.to_json(*args) }
+    with_custom = [DOC, custom.new]
+    expected_custom = JSON.generate(with_custom, indent: " ")
+    with_gc_stress do
+      assert_equal expected, Jetson.generate(DOC)
+      assert_equal pretty, Jetson.pretty_generate(DOC)
+      assert_equal expected, Jetson::State.new.generate(DOC)
+      assert_equal expected_custom, Jetson.generate(with_custom, indent: " ")
+      assert_raises(Jetson::GeneratorError) { Jetson.generate(["\xff"]) }
+      assert_raises(Jetson::NestingError) { Jetson.generate([[[]]], max_nesting: 2) }
+    end
+  end
+
+  def test_state_options_survive_gc_compaction
+    skip "GC.compact unavailable" unless GC.respond_to?(:compact)
+    doc = DOC.transform_keys(&:to_s)
+    state = Jetson::State.new(indent: +"  ", object_nl: +"\n", sort_keys: ->(h) { h.sort.to_h })
+    GC.compact
+    assert_equal JSON.generate(doc, indent: "  ", object_nl: "\n", sort_keys: true), state.generate(doc)
+  end
+
+  def test_ractors_can_generate
+    skip "no Ractor" unless defined?(Ractor)
+    script = <<~RUBY
+      $VERBOSE = nil
+      require "jetson"
+      ractors = 2.times.map { |i| Ractor.new(i) { |n| Jetson.generate({ "n" => n, "s" => "é" * n }) } }
+      print ractors.map(&:take).join(",")
+    RUBY
+    out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "-I", File.expand_path("../lib", __dir__), "-e", script], err: File::NULL, &:read)
+    assert_equal '{"n":0,"s":""},{"n":1,"s":"é"}', out.force_encoding("UTF-8")
+  end
+
+  # require "jetson" defines Jetson and nothing else: no constants, no methods
+  # on core classes, and it does not load the json gem.
+  def test_nothing_outside_jetson_is_defined_or_patched
+    script = <<~RUBY
+      core = [Object, Kernel, String, Symbol, Integer, Float, Hash, Array, NilClass, TrueClass, FalseClass]
+      methods_before = core.to_h { |c| [c, c.instance_methods(false).sort + c.private_instance_methods(false).sort] }
+      singleton_before = core.to_h { |c| [c, c.singleton_methods.sort] }
+      constants_before = Object.constants
+      require "jetson"
+      changed = core.reject { |c| c.instance_methods(false).sort + c.private_instance_methods(false).sort == methods_before[c] }
+      changed += core.reject { |c| c.singleton_methods.sort == singleton_before[c] }
+      print [(Object.constants - constants_before).sort, changed.uniq.map(&:name), defined?(::JSON).inspect].inspect
+    RUBY
+    out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "--disable-gems", "-I", File.expand_path("../lib", __dir__), "-e", script], &:read)
+    assert_equal "[[:Jetson], [], \"nil\"]", out
+  end
+
+  def test_works_without_the_json_gem_loaded
+    script = <<~RUBY
+      require "jetson"
+      custom = Class.new { def to_json(state = nil, *) = "[" + state.class.name + "," + state.depth.to_s + "]" }
+      plain = Class.new { def to_s = "plain" }
+      sub = Class.new(Hash)
+      print Jetson.generate({ "a" => [custom.new, plain.new, :sym, sub[1, 2]] })
+    RUBY
+    out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "--disable-gems", "-I", File.expand_path("../lib", __dir__), "-e", script], &:read)
+    assert_equal '{"a":[[Jetson::State,2],"plain","sym",{"1":2}]}', out
+  end
+end
