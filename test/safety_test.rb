@@ -37,11 +37,16 @@ class SafetyTest < Minitest::Test
   end
 
   def test_state_options_survive_gc_compaction
-    skip "GC.compact unavailable" unless GC.respond_to?(:compact)
+    skip "GC compaction unavailable" unless GC.respond_to?(:verify_compaction_references)
     doc = DOC.transform_keys(&:to_s)
     state = Jetson::State.new(indent: +"  ", object_nl: +"\n", sort_keys: ->(h) { h.sort.to_h })
-    GC.compact
+    GC.verify_compaction_references(double_heap: true, toward: :empty)
     assert_equal JSON.generate(doc, indent: "  ", object_nl: "\n", sort_keys: true), state.generate(doc)
+    # The extension's handles to its classes must survive objects moving.
+    assert_raises(Jetson::GeneratorError) { Jetson.generate([Object.new], strict: true) }
+    assert_raises(Jetson::NestingError) { Jetson.generate([[1]], max_nesting: 1) }
+    assert_equal '[{"a":1}]', Jetson.generate([Jetson::Fragment.new('{"a":1}')])
+    assert_equal "[1]", Jetson::State.new.generate([1])
   end
 
   def test_ractors_can_generate

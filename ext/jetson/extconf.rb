@@ -2,7 +2,7 @@
 
 require "mkmf"
 
-$CFLAGS << " -std=c99 -O3 -Wall -Wextra -Wno-unused-parameter"
+$CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
 $CFLAGS << " -fno-omit-frame-pointer -g" if ENV["JETSON_DEBUG"]
 if ENV["JETSON_ASAN"]
   $CFLAGS << " -fsanitize=address -fno-omit-frame-pointer -O1 -g"

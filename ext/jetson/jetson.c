@@ -89,12 +89,16 @@ void Init_jetson(void)
 #endif
 
     jt.mJetson = rb_define_module("Jetson");
-    VALUE eJSONError = rb_const_get(jt.mJetson, rb_intern("JSONError"));
     jt.eGeneratorError = rb_const_get(jt.mJetson, rb_intern("GeneratorError"));
     jt.eNestingError = rb_const_get(jt.mJetson, rb_intern("NestingError"));
     jt.cFragment = rb_const_get(jt.mJetson, rb_intern("Fragment"));
     jt.cState = rb_define_class_under(jt.mJetson, "State", rb_cObject);
-    (void)eJSONError;
+    /* Pinned: GC compaction must not move what these handles point to. */
+    rb_gc_register_mark_object(jt.mJetson);
+    rb_gc_register_mark_object(jt.cState);
+    rb_gc_register_mark_object(jt.cFragment);
+    rb_gc_register_mark_object(jt.eGeneratorError);
+    rb_gc_register_mark_object(jt.eNestingError);
 
     jt.id_to_s = rb_intern("to_s");
     jt.id_to_json = rb_intern("to_json");
