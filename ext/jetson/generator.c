@@ -194,10 +194,8 @@ JT_INLINE void write_layout(jt_gen *g, VALUE str)
     if (RB_UNLIKELY(str)) jt_buffer_append_str(g->buf, str);
 }
 
-static void write_indent(jt_gen *g, long depth)
+JT_NOINLINE static void write_indent_slow(jt_gen *g, VALUE indent, long depth)
 {
-    VALUE indent = g->cfg->indent;
-    if (!indent) return;
     const char *p = RSTRING_PTR(indent);
     size_t n = (size_t)RSTRING_LEN(indent);
     if (depth <= 0) return;
@@ -206,6 +204,11 @@ static void write_indent(jt_gen *g, long depth)
     for (long i = 0; i < depth; i++, dst += n) memcpy(dst, p, n);
     g->buf->len += n * (size_t)depth;
     RB_GC_GUARD(indent);
+}
+
+JT_INLINE void write_indent(jt_gen *g, long depth)
+{
+    if (RB_UNLIKELY(g->cfg->indent)) write_indent_slow(g, g->cfg->indent, depth);
 }
 
 static long enter_container(jt_gen *g)
