@@ -1,0 +1,86 @@
+# frozen_string_literal: true
+
+module JetsonBench
+  # Command line + environment configuration shared by the bench scripts.
+  #
+  #   ruby --yjit bench/SCRIPT.rb [--quick] [--warmup=S] [--time=S] [--rounds=N]
+  #                               [--no-alloc] [--no-write] [--list] [FILTER ...]
+  #
+  # FILTER: case-insensitive substring of a case name; several filters are OR-ed.
+  # Env: JETSON_BENCH_WARMUP / JETSON_BENCH_TIME (seconds, override the defaults
+  # and --quick, but not --warmup=/--time=), JETSON_BENCH_ROUNDS,
+  # JETSON_BENCH_DATA (data dir).
+  class Options
+    DEFAULT_WARMUP = 2.0
+    DEFAULT_TIME = 5.0
+    QUICK_WARMUP = 0.5
+    QUICK_TIME = 1.5
+
+    attr_reader :warmup, :time, :rounds, :filters, :quick, :alloc, :write, :list
+
+    def self.parse(argv = ARGV, env = ENV) = new(argv, env)
+
+    def initialize(argv, env)
+      @quick = false
+      @alloc = true
+      @write = true
+      @list = false
+      @filters = []
+      warmup = time = rounds = nil
+      argv.each do |arg|
+        case arg
+        when "--quick" then @quick = true
+        when /\A--warmup=(.+)\z/ then warmup = Float(Regexp.last_match(1))
+        when /\A--time=(.+)\z/ then time = Float(Regexp.last_match(1))
+        when /\A--rounds=(\d+)\z/ then rounds = Integer(Regexp.last_match(1))
+        when "--no-alloc" then @alloc = false
+        when "--no-write" then @write = false
+        when "--list" then @list = true
+        when "-h", "--help" then @help = true
+        when /\A-/ then raise ArgumentError, "unknown option #{arg} (try --help)"
+        else @filters << arg.downcase
+        end
+      end
+      @warmup = warmup || float_env(env, "JETSON_BENCH_WARMUP") || (@quick ? QUICK_WARMUP : DEFAULT_WARMUP)
+      @time = time || float_env(env, "JETSON_BENCH_TIME") || (@quick ? QUICK_TIME : DEFAULT_TIME)
+      @rounds = [rounds || float_env(env, "JETSON_BENCH_ROUNDS")&.to_i || 1, 1].max
+    end
+
+    def help? = !!@help
+
+    def match?(case_name)
+      @filters.empty? || @filters.any? { |f| case_name.downcase.include?(f) }
+    end
+
+    def filtered? = !@filters.empty?
+
+    def describe
+      s = "warmup #{@warmup}s, time #{@time}s per contender"
+      s += ", #{@rounds} rounds (best round per contender)" if @rounds > 1
+      s += " (--quick)" if @quick
+      s += ", filter: #{@filters.join(' | ')}" if filtered?
+      s
+    end
+
+    def self.usage(script)
+      <<~TXT
+        usage: bundle exec ruby --yjit #{script} [--quick] [--warmup=S] [--time=S] [--rounds=N] [--no-alloc] [--no-write] [--list] [FILTER ...]
+          --quick      short runs (warmup #{QUICK_WARMUP}s, time #{QUICK_TIME}s) unless JETSON_BENCH_WARMUP/TIME are set
+          --rounds=N   run each case's benchmark N times, rotating the contender order, and keep each
+                       contender's best round (damps bursts of load from other processes); default 1
+          --no-alloc   skip the allocation measurements
+          --no-write   do not write bench/results/*.md
+          --list       list the case names and exit
+          FILTER       case-insensitive substring of case names (OR-ed)
+        env: JETSON_BENCH_WARMUP, JETSON_BENCH_TIME (seconds), JETSON_BENCH_ROUNDS, JETSON_BENCH_DATA (data dir)
+      TXT
+    end
+
+    private
+
+    def float_env(env, name)
+      v = env[name]
+      v.nil? || v.strip.empty? ? nil : Float(v)
+    end
+  end
+end

@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+require "etc"
+require "time"
+require_relative "table"
+require_relative "stats"
+
+module JetsonBench
+  # Where the numbers come from: Ruby, YJIT, gems, CPU, date.
+  module Environment
+    module_function
+
+    def yjit? = defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enabled?) && RubyVM::YJIT.enabled? ? true : false
+
+    def cpu_model
+      File.foreach("/proc/cpuinfo") { |l| return l.split(":", 2)[1].strip if l.start_with?("model name") }
+      "unknown"
+    rescue SystemCallError
+      "unknown"
+    end
+
+    def jetson_description
+      return "not loaded" unless defined?(::Jetson)
+      return "STAND-IN (Jetson delegating to json; not the real extension)" if defined?(::Jetson::BENCH_STAND_IN)
+
+      ext = $LOADED_FEATURES.find { |f| f.match?(%r{jetson/jetson\.(so|bundle|dll)\z}) }
+      version = defined?(::Jetson::VERSION) ? ::Jetson::VERSION : "?"
+      "#{version}#{ext ? " (#{ext})" : ' (extension file not found in $LOADED_FEATURES)'}"
+    end
+
+    def gem_version(name)
+      Gem.loaded_specs[name]&.version&.to_s
+    end
+
+    def git_revision
+      root = File.expand_path("../..", __dir__)
+      rev = `git -C #{root} rev-parse --short HEAD 2>/dev/null`.strip
+      return "no commit yet" if rev.empty?
+
+      dirty = `git -C #{root} status --porcelain 2>/dev/null`.strip.empty? ? "" : " (+ uncommitted changes)"
+      "#{rev}#{dirty}"
+    rescue SystemCallError
+      "unknown"
+    end
+
+    # [[label, value], ...]
+    def facts(options)
+      [["Date", Time.now.utc.iso8601],
+       ["Ruby", RUBY_DESCRIPTION],
+       ["YJIT", yjit? ? "on" : "off"],
+       ["Jetson", jetson_description],
+       ["json", defined?(JSON::VERSION) ? JSON::VERSION : "?"],
+       ["oj", defined?(Oj::VERSION) ? Oj::VERSION : "not loaded"],
+       ["benchmark-ips", gem_version("benchmark-ips") || "?"],
+       ["memory_profiler", gem_version("memory_profiler") || "not loaded"],
+       ["CPU", "#{cpu_model} (#{Etc.nprocessors} cores visible)"],
+       ["Repo revision", git_revision],
+       ["Settings", options.describe]]
+    end
+  end
+
+  # Summary table + markdown results file.
+  module Report
+    module_function
+
+    SUMMARY_HEADERS = ["case", "Jetson i/s", "best peer", "best peer i/s", "ratio ± spread",
+                       "Jetson objs/call", "peer objs/call", "State ratio"].freeze
+
+    # Footnotes are numbered across the whole table: [[case, [footnote numbers]]]
+    def summary(results, footnotes)
+      t = Table.new(SUMMARY_HEADERS)
+      results.each do |res|
+        s = res.subject
+        peer = res.best_peer
+        r, spread = Stats.ratio(s, peer)
+        state = res.subjects.find { |e| e != s }
+        sr, sspread = Stats.ratio(state, peer)
+        marks = []
+        (res.notes + res.entries.flat_map { |e| e.notes + (e.check == :ok ? [] : ["#{e.label}: #{e.check_message}"]) }).uniq.each do |note|
+          footnotes << note unless footnotes.include?(note)
+          marks << footnotes.index(note) + 1
+        end
+        warn_mark = res.warnings.any? ? " (!)" : ""
+        name = res.name + warn_mark + (marks.empty? ? "" : " [#{marks.uniq.join(',')}]")
+        t << [name, Format.ips(s&.ips), peer&.label || "-", Format.ips(peer&.ips), Format.ratio(r, spread),
+              Format.objects(s&.objects), Format.objects(peer&.objects), state ? Format.ratio(sr, sspread) : "-"]
+      end
+      t
+    end
+
+    def detail(result)
+      t = Table.new(["contender", "i/s", "±", "objs/call", "bytes/call", "output"])
+      result.entries.each do |e|
+        check = { ok: "identical", note: "equal after parse", encoding: "encoding differs",
+                  mismatch: "MISMATCH", error: "error" }.fetch(e.check, e.check.to_s)
+        t << [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.objects(e.objects), Format.bytes(e.bytes), check]
+      end
+      t
+    end
+
+    def print_summary(results, out: $stdout)
+      footnotes = []
+      t = summary(results, footnotes)
+      out.puts
+      out.puts "=" * 78
+      out.puts "Summary (ratio = Jetson.generate i/s / best peer i/s; > 1 means Jetson is faster)"
+      out.puts t.to_console
+      out.puts
+      footnotes.each_with_index { |n, i| out.puts "[#{i + 1}] #{n}" }
+      out.puts "(!) = a contender's output was not equal to the reference; see the case output." if results.any? { |r| r.warnings.any? }
+    end
+
+    def write_markdown(path, title:, results:, options:, data_notes:, extra_notes: [], command: nil)
+      footnotes = []
+      summary_table = summary(results, footnotes)
+      md = +"# #{title}\n\n"
+      md << "Command: `#{command}`\n\n" if command
+      Environment.facts(options).each { |k, v| md << "- **#{k}**: #{v}\n" }
+      md << "\n"
+      unless data_notes.empty?
+        md << "Data:\n\n"
+        data_notes.each { |n| md << "- #{n}\n" }
+        md << "\n"
+      end
+      md << "## Summary\n\n"
+      md << "ratio = Jetson.generate i/s ÷ fastest peer i/s (peers: json, JSON::Coder, Oj); > 1 means Jetson is faster. " \
+            "spread = ratio × √((sd₁/m₁)² + (sd₂/m₂)²) from benchmark-ips' per-sample standard deviations. " \
+            "State ratio: the same for a reused Jetson::State. objs/call: GC.stat(:total_allocated_objects) delta per call.\n\n"
+      md << summary_table.to_markdown << "\n\n"
+      unless footnotes.empty?
+        footnotes.each_with_index { |n, i| md << "#{i + 1}. #{n}\n" }
+        md << "\n"
+      end
+      if results.any? { |r| r.warnings.any? }
+        md << "(!) a contender's output was not equal to the reference output.\n\n"
+      end
+      extra_notes.each { |n| md << "#{n}\n\n" }
+      md << "## Per case\n\n"
+      results.each do |res|
+        md << "### #{res.name}\n\n"
+        md << "Reference output: #{res.output_bytes} bytes.\n\n"
+        md << detail(res).to_markdown << "\n\n"
+      end
+      dir = File.dirname(path)
+      Dir.mkdir(dir) unless File.directory?(dir)
+      tmp = "#{path}.tmp"
+      File.write(tmp, md)
+      File.rename(tmp, path)
+      path
+    end
+  end
+end

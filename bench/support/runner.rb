@@ -1,0 +1,216 @@
+# frozen_string_literal: true
+
+require "json"
+require "benchmark/ips"
+require_relative "table"
+require_relative "allocations"
+require_relative "stats"
+
+module JetsonBench
+  # Builds a fresh binding per contender, so that contender code can be given
+  # as a String that refers to local variables (doc, opts, state, ...).
+  module Compiler
+    module_function
+
+    def fresh_binding = binding
+
+    # Returns [once, loop]: once.call runs the code one time and returns its
+    # value; loop.call(n) runs it n times in a while loop with the code
+    # inlined (no per-iteration Proc#call, no allocation of its own).
+    def compile(code, locals, label)
+      b = fresh_binding
+      locals.each { |k, v| b.local_variable_set(k, v) }
+      once = b.eval("-> { #{code} }", "(#{label})")
+      loop = b.eval("->(bench_n_) { bench_i_ = 0; while bench_i_ < bench_n_; #{code}; bench_i_ += 1; end; nil }",
+                    "(#{label} loop)")
+      [once, loop]
+    end
+  end
+
+  # One way of producing the output of a case.
+  #   role:    :subject (a Jetson contender) or :peer (json, JSON::Coder, Oj, ...)
+  #   compare: :bytes  => output must be byte-identical to the case's reference
+  #            :parsed => output must be equal to the reference after JSON.parse
+  #                       (byte differences are reported as a note)
+  #   code:    Ruby source evaluated with `locals` in scope, or
+  #   callable: a Proc (its loop then pays a Proc#call per iteration)
+  class Contender
+    attr_reader :label, :role, :compare, :notes, :once, :loop
+
+    def initialize(label, code = nil, role:, compare: :bytes, locals: {}, callable: nil, note: nil)
+      @label = label
+      @role = role
+      @compare = compare
+      @notes = Array(note)
+      if callable
+        @once = callable
+        @loop = ->(n) { i = 0; while i < n; callable.call; i += 1; end; nil }
+      else
+        @once, @loop = Compiler.compile(code, locals, label)
+      end
+    end
+
+    def subject? = @role == :subject
+    def peer? = @role == :peer
+  end
+
+  # A benchmark case: a reference output and the contenders to compare.
+  #   reference: a Proc returning the expected output String (e.g. JSON.generate(doc))
+  class Case
+    attr_reader :name, :contenders, :reference, :notes
+
+    def initialize(name, reference:, contenders:, notes: [])
+      @name = name
+      @reference = reference
+      @contenders = contenders
+      @notes = notes
+    end
+  end
+
+  # Everything measured for one contender of one case.
+  Entry = Struct.new(:label, :role, :ips, :ips_sd, :samples, :objects, :bytes, :check, :check_message,
+                     :notes, keyword_init: true) do
+    def error_pct = ips && ips.positive? && ips_sd ? 100.0 * ips_sd / ips : nil
+    def ran? = !ips.nil?
+    def subject? = role == :subject
+    def peer? = role == :peer
+    def warning? = %i[mismatch error].include?(check) || check == :encoding
+  end
+
+  class CaseResult
+    attr_reader :name, :entries, :notes, :output_bytes
+
+    def initialize(name, entries, notes, output_bytes)
+      @name = name
+      @entries = entries
+      @notes = notes
+      @output_bytes = output_bytes
+    end
+
+    def subject = @entries.find { |e| e.subject? && e.ran? }
+    def subjects = @entries.select { |e| e.subject? && e.ran? }
+    def best_peer = @entries.select { |e| e.peer? && e.ran? }.max_by(&:ips)
+    def warnings = @entries.select(&:warning?)
+    def ratio_for(entry) = Stats.ratio(entry, best_peer)
+  end
+
+  # Runs cases: output check, benchmark-ips timing (x.compare!), allocations.
+  class Runner
+    attr_reader :options, :results
+
+    def initialize(options, out: $stdout)
+      @options = options
+      @out = out
+      @results = []
+    end
+
+    def run(cases)
+      cases.each { |c| @results << run_case(c) }
+      @results
+    end
+
+    def run_case(kase)
+      @out.puts
+      @out.puts "=" * 78
+      @out.puts "== #{kase.name}"
+      kase.notes.each { |n| @out.puts "   note: #{n}" }
+      expected = kase.reference.call
+      @out.puts "   reference output: #{expected.bytesize} bytes"
+
+      entries = kase.contenders.map do |c|
+        status, message = check_output(c, expected)
+        Entry.new(label: c.label, role: c.role, check: status, check_message: message, notes: c.notes)
+      end
+      entries.each do |e|
+        next if e.check == :ok
+        tag = e.warning? ? "WARNING" : "note"
+        @out.puts "   #{tag}: #{e.label}: #{e.check_message}"
+      end
+
+      runnable = kase.contenders.zip(entries).reject { |_c, e| e.check == :error }
+      unless runnable.empty?
+        @options.rounds.times do |round|
+          @out.puts "   -- round #{round + 1}/#{@options.rounds}" if @options.rounds > 1
+          order = runnable.rotate(round)
+          report = Benchmark.ips do |x|
+            x.config(warmup: [@options.warmup, 0.2].max, time: @options.time)
+            order.each { |c, _e| x.report(c.label, &c.loop) }
+            x.compare!
+          end
+          order.each do |c, e|
+            rep = report.entries.find { |r| r.label == c.label }
+            next unless rep
+            next if e.ips && e.ips >= rep.ips # keep the contender's best round
+
+            e.ips = rep.ips
+            e.ips_sd = rep.ips_sd
+            e.samples = rep.samples
+          end
+        end
+      end
+
+      if @options.alloc
+        runnable.each do |c, e|
+          next unless e.ips
+          a = Allocations.measure(c.loop, seconds_per_call: 1.0 / e.ips, quick: @options.quick)
+          e.objects = a.objects
+          e.bytes = a.bytes
+        end
+      end
+
+      result = CaseResult.new(kase.name, entries, kase.notes, expected.bytesize)
+      print_case(result)
+      result
+    end
+
+    # [status, message]; status: :ok, :note (equal after parse), :encoding,
+    # :mismatch, :error (raised / not a String: not timed)
+    def check_output(contender, expected)
+      out = contender.once.call
+      return [:error, "returned #{out.class}, not a String"] unless out.is_a?(String)
+
+      if out.b == expected.b
+        return [:ok, "identical"] if out.encoding == expected.encoding
+
+        return [:encoding, "same bytes but encoding #{out.encoding} (reference: #{expected.encoding})"]
+      end
+      diff = Stats.diff_summary(out, expected)
+      if contender.compare == :parsed
+        same = begin
+          JSON.parse(out) == JSON.parse(expected)
+        rescue JSON::ParserError => e
+          return [:mismatch, "not parseable (#{e.message[0, 80]}); #{diff}"]
+        end
+        return [:note, "equal after JSON.parse, bytes differ: #{diff}"] if same
+      end
+      [:mismatch, "output differs from reference: #{diff}"]
+    rescue StandardError, NotImplementedError => e
+      [:error, "raised #{e.class}: #{e.message[0, 120]} (not timed)"]
+    end
+
+    def print_case(result)
+      best = result.best_peer
+      t = Table.new(["contender", "i/s", "±", "objs/call", "bytes/call", "output"])
+      result.entries.each do |e|
+        mark = e == best ? " (best peer)" : ""
+        check = case e.check
+                when :ok then "identical"
+                when :note then "equal after parse"
+                when :encoding then "ENCODING DIFFERS"
+                when :mismatch then "MISMATCH"
+                else "ERROR"
+                end
+        t << ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.objects(e.objects),
+              Format.bytes(e.bytes), check]
+      end
+      @out.puts
+      @out.puts t.to_console(indent: "   ")
+      result.subjects.each do |s|
+        r, spread = result.ratio_for(s)
+        next unless r
+        @out.puts "   #{s.label} / #{best.label}: #{Format.ratio(r, spread)} " \
+                  "(#{r >= 1 ? 'Jetson faster' : 'Jetson slower'}; spread = ratio × √((sd₁/m₁)² + (sd₂/m₂)²))"
+      end
+    end
+  end
+end
