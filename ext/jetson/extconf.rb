@@ -11,4 +11,9 @@ end
 
 have_func("rb_ext_ractor_safe", "ruby.h")
 
+# numbers.c includes a power-of-ten table computed here with exact Integer
+# arithmetic; the build directory is on the include path.
+require_relative "pow10_table"
+Jetson::Pow10Table.write("jetson_pow10_table.h")
+
 create_makefile("jetson/jetson")
