@@ -31,6 +31,7 @@ class DumpTest < Minitest::Test
     writes = []
     sink = Object.new
     sink.define_singleton_method(:write) { |s| writes << s.bytesize; s.bytesize }
+    sink.define_singleton_method(:flush) { self }
     doc = Array.new(20_000) { |i| "item #{i}" }
     Jetson.dump(doc, sink)
     assert_operator writes.size, :>, 5

@@ -66,6 +66,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
 {
     if (b->io != Qnil) {
         jt_buffer_flush(b);
+        rb_io_flush(b->io); /* as the json gem does: an io must respond to flush too */
         RB_GC_GUARD(b->heap);
         return b->io;
     }

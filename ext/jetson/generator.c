@@ -145,7 +145,7 @@ JT_NOINLINE static VALUE convert_encoding(jt_gen *g, VALUE str, bool as_json_cal
                     jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
                 }
             } else if (is_key) {
-                jt_raise_generator_error(coerced, "%"PRIsVALUE" not allowed as object key in JSON", rb_obj_class(coerced));
+                jt_raise_generator_error(coerced, "%"PRIsVALUE" not allowed as object key in JSON", CLASS_OF(coerced));
             }
             return coerced;
         }
@@ -174,10 +174,13 @@ JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
     RB_GC_GUARD(str);
 }
 
-/* Any T_STRING value (the json gem's generate_json_string). */
-static void gen_string(jt_gen *g, VALUE str)
+/* Any T_STRING value (the json gem's generate_json_string). as_json gets one
+ * say per value: once it has been called, a String that is still not UTF-8 is
+ * an error, so a callback cannot bounce a value back and forth forever. */
+static void gen_string(jt_gen *g, VALUE str, bool as_json_called)
 {
     if (RB_UNLIKELY(!string_is_json_ready(str))) {
+        if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
         str = convert_encoding(g, str, false, false);
         if (!RB_TYPE_P(str, T_STRING)) {
             gen_value(g, str);
@@ -289,7 +292,7 @@ static void gen_key(struct hash_iter *it, VALUE key)
                 as_json_called = true;
                 continue;
             }
-            jt_raise_generator_error(key, "%"PRIsVALUE" not allowed as object key in JSON", rb_obj_class(key));
+            jt_raise_generator_error(key, "%"PRIsVALUE" not allowed as object key in JSON", CLASS_OF(key));
         }
         key_str = rb_convert_type(key, T_STRING, "String", "to_s");
         break;
@@ -453,12 +456,12 @@ static void gen_fallback(jt_gen *g, VALUE obj)
          * (the json gem would reach the same bytes through its to_json). */
         case T_HASH: gen_hash(g, obj); return;
         case T_ARRAY: gen_array(g, obj); return;
-        case T_STRING: gen_string(g, obj); return;
+        case T_STRING: gen_string(g, obj, false); return;
         default: break;
     }
     VALUE str = rb_funcall(obj, jt.id_to_s, 0);
     Check_Type(str, T_STRING);
-    gen_string(g, str);
+    gen_string(g, str, false);
 }
 
 static void gen_value(jt_gen *g, VALUE obj)
@@ -519,7 +522,7 @@ again:
 
 symbol:
     if (g->cfg->strict) {
-        gen_string(g, rb_sym2str(obj));
+        gen_string(g, rb_sym2str(obj), as_json_called);
     } else {
         gen_fallback(g, obj);
     }
@@ -532,7 +535,7 @@ general:
             as_json_called = true;
             goto again;
         }
-        jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", rb_obj_class(obj));
+        jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", CLASS_OF(obj));
     }
     gen_fallback(g, obj);
 }

@@ -37,6 +37,11 @@ module Jetson
         State.generate(obj, options, io)
       rescue NestingError
         raise ArgumentError, "exceed depth limit"
+      rescue StandardError => e
+        # A to_json running the json gem's generator raises the json gem's error.
+        raise unless defined?(::JSON::NestingError) && e.is_a?(::JSON::NestingError)
+
+        raise ArgumentError, "exceed depth limit"
       end
     end
 

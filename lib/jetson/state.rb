@@ -50,8 +50,28 @@ module Jetson
       }
       duplicate_key = allow_duplicate_key?
       result[:allow_duplicate_key] = duplicate_key unless duplicate_key.nil?
+      instance_variables.each { |ivar| result[ivar.to_s.delete_prefix("@").to_sym] = instance_variable_get(ivar) }
       result
     end
     alias to_hash to_h
+
+    # Deprecated in the json gem (removed in 3.0); kept for code written for it.
+    def [](name)
+      warn("Jetson::State#[] is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
+      if respond_to?(name)
+        __send__(name)
+      elsif instance_variables.include?(:"@#{name}")
+        instance_variable_get(:"@#{name}")
+      end
+    end
+
+    def []=(name, value)
+      warn("Jetson::State#[]= is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
+      if respond_to?(writer = :"#{name}=")
+        __send__(writer, value)
+      else
+        instance_variable_set(:"@#{name}", value)
+      end
+    end
   end
 end
