@@ -16,7 +16,8 @@
 #   [:hash, klass, pairs, id]             a Hash; pairs is [[key_spec, value_spec], ...]
 #   [:obj, klass, payload, children]      a custom object: klass.new(payload, *materialized children)
 #   [:misc, key]                          a core object without its own to_json (Range, Rational, ...)
-#   [:frag, json]                         JSON::Fragment / Jetson::Fragment
+#   [:frag, json, json_on_both]           JSON::Fragment / Jetson::Fragment (JSON::Fragment on
+#                                         both sides when json_on_both is true)
 #   [:ref, id]                            the already-built Array/Hash with that id (cycles, DAG sharing)
 #
 # Everything is driven by a Random, so a seed reproduces a document exactly.
@@ -223,6 +224,9 @@ module RandomGraph
     point: -> { Point.new(1, "two") },
     time: -> { Time.at(0).utc },
     exception: -> { ArgumentError.new("bad <arg>") },
+    # An object with a singleton class (error messages name the singleton class).
+    singleton: -> { ToSOnly.new("single").tap(&:singleton_class) },
+    point_nested: -> { Point.new(nil, [1, "x"]) },
   }.freeze
 
   # as_json procs used with strict: true.  Shared by both sides.
@@ -277,7 +281,7 @@ module RandomGraph
     private
 
     def register(a, b)
-      @map[a] = b unless a.nil? || a == true || a == false
+      @map[a] = b unless NilClass === a || TrueClass === a || FalseClass === a # rubocop:disable Style/CaseEquality
       [a, b]
     end
 
@@ -331,7 +335,9 @@ module RandomGraph
       when :misc
         register(MISC.fetch(spec[1]).call, MISC.fetch(spec[1]).call)
       when :frag
-        register(@json_side.fragment_class.new(spec[1].dup), @jetson_side.fragment_class.new(spec[1].dup))
+        # [:frag, json, true]: the json gem's own Fragment on both sides.
+        jetson_class = spec[2] ? ::JSON::Fragment : @jetson_side.fragment_class
+        register(@json_side.fragment_class.new(spec[1].dup), jetson_class.new(spec[1].dup))
       when :ref
         [@json_ids.fetch(spec[1]), @jetson_ids.fetch(spec[1])]
       else
@@ -373,30 +379,39 @@ module RandomGraph
     lit
   end
 
+  def self.literal_ruby(v)
+    case v
+    when Float
+      if v.nan? then "Float::NAN"
+      elsif v.infinite? then v > 0 ? "Float::INFINITY" : "-Float::INFINITY"
+      else v.to_s
+      end
+    when Symbol
+      s = v.to_s
+      if s.encoding == Encoding::UTF_8 || s.encoding == Encoding::US_ASCII
+        v.inspect
+      else
+        "String.new(#{s.b.inspect}, encoding: #{s.encoding.name.inspect}).to_sym"
+      end
+    else
+      v.inspect
+    end
+  end
+
   def self.ruby_for(spec, fragment, refs)
     case spec[0]
     when :lit
-      v = spec[1]
-      if v.is_a?(Float)
-        if v.nan? then "Float::NAN"
-        elsif v.infinite? then v > 0 ? "Float::INFINITY" : "-Float::INFINITY"
-        else v.to_s.then { |s| s == "-0.0" ? "-0.0" : "#{s}" }
-        end
-      else
-        v.inspect
-      end
+      literal_ruby(spec[1])
     when :str
       _, bytes, enc, frozen, klass = spec
       raw = String.new(bytes, encoding: Encoding::BINARY)
+      utf8 = raw.dup.force_encoding(Encoding::UTF_8)
       base =
-        if enc == "UTF-8" && raw.dup.force_encoding("UTF-8").valid_encoding?
-          raw.dup.force_encoding("UTF-8").inspect
-        elsif enc == "BINARY" || enc == "ASCII-8BIT"
-          "#{raw.inspect}.b"
+        if enc == "UTF-8" && utf8.valid_encoding?
+          frozen || klass ? utf8.inspect : "String.new(#{utf8.inspect})"
         else
-          "#{raw.inspect}.force_encoding(#{enc.inspect})"
+          "String.new(#{raw.inspect}, encoding: #{enc.inspect})"
         end
-      base = "String.new(#{base})" if enc == "UTF-8" && !frozen && !klass
       base = "#{klass.name}.new(#{base})" if klass
       frozen ? "#{base}.freeze" : base
     when :arr
@@ -424,7 +439,7 @@ module RandomGraph
     when :misc
       "RandomGraph::MISC[#{spec[1].inspect}].call"
     when :frag
-      "#{fragment}.new(#{spec[1].inspect})"
+      "#{spec[2] ? "JSON::Fragment" : fragment}.new(#{spec[1].inspect})"
     when :ref
       "a#{spec[1]}"
     end
@@ -445,6 +460,45 @@ module RandomGraph
     "{#{body.join(", ")}}"
   end
 
+  # Does the spec contain a reference to one of its own ancestors (a cycle)?
+  def self.cyclic?(spec, ancestors = [])
+    case spec[0]
+    when :ref then ancestors.include?(spec[1])
+    when :arr
+      inner = ancestors + [spec[3]]
+      spec[2].any? { |c| cyclic?(c, inner) }
+    when :hash
+      inner = ancestors + [spec[3]]
+      spec[2].any? { |k, v| cyclic?(k, inner) || cyclic?(v, inner) }
+    when :obj then spec[3].any? { |c| cyclic?(c, ancestors) }
+    else false
+    end
+  end
+
+  # Does the spec hold text that is not UTF-8 compatible (a String in another
+  # encoding or with invalid bytes, or such a Symbol)?
+  def self.foreign_text?(spec)
+    case spec[0]
+    when :str
+      s = String.new(spec[1], encoding: spec[2])
+      !(s.valid_encoding? && (s.encoding == Encoding::UTF_8 || s.encoding == Encoding::US_ASCII || s.ascii_only?))
+    when :lit
+      v = spec[1]
+      v.is_a?(Symbol) && ![Encoding::UTF_8, Encoding::US_ASCII].include?(v.encoding)
+    when :arr then spec[2].any? { |c| foreign_text?(c) }
+    when :hash then spec[2].any? { |k, v| foreign_text?(k) || foreign_text?(v) }
+    when :obj then spec[3].any? { |c| foreign_text?(c) }
+    else false
+    end
+  end
+
+  # as_json procs that may return a non-String for a String/Symbol value.
+  # With strict: true, the json gem hands such a result for a Symbol (or a
+  # Symbol produced by as_json) with non-UTF-8 text to its string writer as
+  # if it were a String: undefined behaviour (garbage or a crash), so random
+  # runs avoid that combination.
+  NON_STRING_AS_JSON = [AS_JSON[:key_to_s_value_nil], AS_JSON[:describe], AS_JSON[:symbol]].freeze
+
   # Node count of a spec (for shrinking heuristics).
   def self.size(spec)
     case spec[0]
@@ -458,17 +512,59 @@ module RandomGraph
   # ---------------------------------------------------------------------------
   # Random generation
   # ---------------------------------------------------------------------------
-
   PROFILES = {
     tiny: { depth: 2, width: 4, budget: 12 },
     small: { depth: 4, width: 8, budget: 60 },
-    medium: { depth: 6, width: 16, budget: 400 },
-    wide: { depth: 2, width: 300, budget: 1500 },
-    deep: { depth: 110, width: 3, budget: 400 },
+    medium: { depth: 6, width: 16, budget: 250 },
+    wide: { depth: 2, width: 200, budget: 600 },
+    deep: { depth: 110, width: 3, budget: 300 },
   }.freeze
+
+  # A weighted choice among values, precomputed for speed.
+  class Table
+    def initialize(pairs)
+      pairs = pairs.reject { |w, _| w <= 0 }
+      @values = pairs.map(&:last).freeze
+      total = 0.0
+      @cumulative = pairs.map { |w, _| total += w }.freeze
+      @total = total
+    end
+
+    def pick(rng)
+      r = rng.rand * @total
+      @values[@cumulative.bsearch_index { |c| c > r } || (@values.size - 1)]
+    end
+  end
 
   class Generator
     attr_reader :rng
+
+    PROFILE_TABLE = Table.new([[40, :tiny], [33, :small], [18, :medium], [5, :wide], [4, :deep]])
+    VALUE_TABLE = Table.new([[30, :scalar], [6, :custom], [1.5, :frag], [1, :misc], [0.6, :basic], [1.5, :str_sub]])
+    SCALAR_TABLE = Table.new([[5, :nil], [5, :bool], [18, :integer], [20, :float], [40, :string], [8, :symbol]])
+    INTEGER_TABLE = Table.new([[30, :small], [20, :int32], [10, :int63], [10, :edge], [8, :bignum], [5, :pow10]])
+    FLOAT_TABLE = Table.new([[15, :bits], [15, :decimal], [8, :edge], [8, :int_scaled], [8, 1e15], [6, 1e16],
+                             [6, 1e-7], [6, 1e-10], [6, 1e-4], [6, 1e21], [5, :subnormal], [6, :any_exp],
+                             [5, :integral]])
+    KEYMODE_TABLE = Table.new([[45, :string], [20, :symbol], [12, :mixed], [5, :mixed_dup], [10, :any],
+                               [8, :string_subclass]])
+    ANY_KEY = [[5, :string], [3, :symbol], [3, :integer], [1, :nil], [1, :bool], [2, :float], [2, :obj],
+               [0.5, :obj_not_string], [0.5, :obj_raises], [0.5, :misc], [0.5, :array]].freeze
+    ANY_KEY_TABLES = { true => Table.new(ANY_KEY), false => Table.new(ANY_KEY.reject { |_, v| v == :obj_raises }) }.freeze
+    CUSTOM = [[3, DelegateConstHash], [3, DelegateChild], [3, ConstJSON], [2, ArgsJSON], [2, StateGenerate],
+              [1, StateInspect], [1.5, RaisingToJSON], [1.5, BadToJSON], [4, ToSOnly], [0.7, ToSRaises],
+              [0.7, ToSNotString]].freeze
+    HAZARD_CUSTOM = [RaisingToJSON, BadToJSON, ToSRaises].freeze
+    CUSTOM_TABLES = { true => Table.new(CUSTOM), false => Table.new(CUSTOM.reject { |_, k| HAZARD_CUSTOM.include?(k) }) }.freeze
+    STRING_KINDS = [[82, :utf8], [4, :invalid], [4, :binary_ascii], [3, :binary_utf8], [1, :binary_invalid],
+                    [2, :latin1], [1.5, :sjis], [1.5, :utf16], [0.5, :usascii], [0.7, :usascii_bad],
+                    [0.7, :cp1252_bad], [0.7, :utf16_bad]].freeze
+    HAZARD_STRINGS = %i[invalid binary_invalid usascii_bad cp1252_bad utf16_bad].freeze
+    STRING_TABLES = { true => Table.new(STRING_KINDS),
+                      false => Table.new(STRING_KINDS.reject { |_, k| HAZARD_STRINGS.include?(k) }) }.freeze
+    TEXT_TABLE = Table.new([[30, :ascii], [25, :mixed], [10, :control], [10, :escapes], [10, :utf8], [5, :long],
+                            [5, :boundary]])
+    MIXED_CHAR_TABLE = Table.new([[6, :printable], [2, :escape], [2, :multibyte], [1, :control], [1, :codepoint]])
 
     # depth/width/budget override the randomly chosen profile.
     def initialize(rng, profile: nil, depth: nil, width: nil, budget: nil, cycles: true, nan: true)
@@ -479,6 +575,7 @@ module RandomGraph
       @budget_override = budget
       @cycles = cycles
       @nan = nan
+      @hazards = true
     end
 
     def chance(p)
@@ -489,20 +586,10 @@ module RandomGraph
       list[@rng.rand(list.size)]
     end
 
-    # Weighted pick: pairs of [weight, value].
-    def weighted(pairs)
-      total = pairs.sum(&:first)
-      r = @rng.rand * total
-      pairs.each do |w, v|
-        return v if (r -= w) < 0
-      end
-      pairs.last.last
-    end
-
     # ---- documents --------------------------------------------------------
 
     def document
-      profile = @profile || weighted([[40, :tiny], [33, :small], [18, :medium], [5, :wide], [4, :deep]])
+      profile = @profile || PROFILE_TABLE.pick(@rng)
       conf = PROFILES.fetch(profile)
       @max_depth = @depth_override || conf[:depth]
       @max_width = @width_override || conf[:width]
@@ -511,6 +598,10 @@ module RandomGraph
       @ancestors = []
       @want_cycle = @cycles && chance(0.02)
       @want_shared = chance(0.03)
+      # Most documents avoid things that make the whole call raise (invalid
+      # strings, raising callbacks, NaN), so that large documents still
+      # produce output; a quarter of them allow hazards.
+      @hazards = chance(0.25)
       @built = []
 
       if profile == :deep && !@depth_override
@@ -534,7 +625,7 @@ module RandomGraph
             extra = chance(0.3) ? [scalar] : []
             [:arr, nil, chance(0.5) ? [leaf] + extra : extra + [leaf], nil]
           else
-            [:hash, nil, [[key, leaf]], nil]
+            [:hash, nil, [[chance(0.7) ? string_key : [:lit, symbol_value], leaf]], nil]
           end
       end
       leaf
@@ -555,10 +646,10 @@ module RandomGraph
 
     def array(depth)
       id = new_id
-      klass = chance(0.06) ? pick([ArraySub, ArraySub, ArraySubSuper, ArraySubConst]) : nil
+      klass = chance(0.06) ? pick(@want_cycle ? [ArraySub, ArraySubConst] : [ArraySub, ArraySub, ArraySubSuper, ArraySubConst]) : nil
       node = [:arr, klass, [], id]
       @ancestors.push(id)
-      @built << id
+      @built << id if @want_shared
       width.times do
         break if (@budget -= 1) < 0
 
@@ -570,12 +661,12 @@ module RandomGraph
 
     def hash(depth)
       id = new_id
-      klass = chance(0.06) ? pick([HashSub, HashSub, HashSubSuper, HashSubWrap]) : nil
+      klass = chance(0.06) ? pick(@want_cycle ? [HashSub] : [HashSub, HashSub, HashSubSuper, HashSubWrap]) : nil
       node = [:hash, klass, [], id]
       @ancestors.push(id)
-      @built << id
-      keymode = weighted([[45, :string], [20, :symbol], [12, :mixed], [5, :mixed_dup], [10, :any], [8, :string_subclass]])
-      seen = {}
+      @built << id if @want_shared
+      keymode = KEYMODE_TABLE.pick(@rng)
+      seen = []
       width.times do
         break if (@budget -= 1) < 0
 
@@ -586,7 +677,7 @@ module RandomGraph
           when :mixed then chance(0.5) ? string_key : [:lit, symbol_value]
           when :mixed_dup
             if !seen.empty? && chance(0.5)
-              prev = pick(seen.keys)
+              prev = pick(seen)
               if prev[0] == :lit
                 string_key_from(prev[1].to_s)
               else
@@ -596,10 +687,15 @@ module RandomGraph
             else
               chance(0.5) ? string_key : [:lit, symbol_value]
             end
-          when :string_subclass then chance(0.5) ? string_key : string_key(klass: pick([StrSub, StrSubToS, StrSubToS, StrSubBadToS]))
+          when :string_subclass
+            if chance(0.5)
+              string_key
+            else
+              string_key(klass: pick(@hazards ? [StrSub, StrSubToS, StrSubToS, StrSubBadToS] : [StrSub, StrSubToS]))
+            end
           else any_key
           end
-        seen[k] = true
+        seen << k if keymode == :mixed_dup
         node[2] << [k, value(depth + 1)]
       end
       @ancestors.pop
@@ -620,38 +716,45 @@ module RandomGraph
         return container(depth)
       end
 
-      weighted([
-        [30, -> { scalar }],
-        [6, -> { custom(depth) }],
-        [1.5, -> { [:frag, fragment_text] }],
-        [1, -> { [:misc, pick(MISC.keys)] }],
-        [0.6, -> { [:basic, pick(["basic", "bäsic", "\u2028"])] }],
-        [1.5, -> { string(klass: pick([StrSub, StrSubConst, StrSubToS])) }],
-      ]).call
+      case VALUE_TABLE.pick(@rng)
+      when :scalar then scalar
+      when :custom then custom(depth)
+      when :frag then [:frag, fragment_text, chance(0.2)]
+      when :misc then [:misc, pick(MISC_KEYS)]
+      when :basic then [:basic, pick(["basic", "bäsic", "\u2028"])]
+      else string(klass: pick([StrSub, StrSubConst, StrSubToS]))
+      end
     end
 
+    MISC_KEYS = MISC.keys.freeze
+
     def scalar
-      weighted([
-        [5, -> { [:lit, nil] }],
-        [5, -> { [:lit, pick([true, false])] }],
-        [18, -> { [:lit, integer] }],
-        [20, -> { [:lit, float] }],
-        [40, -> { string }],
-        [8, -> { [:lit, symbol_value] }],
-      ]).call
+      case SCALAR_TABLE.pick(@rng)
+      when :nil then [:lit, nil]
+      when :bool then [:lit, chance(0.5)]
+      when :integer then [:lit, integer]
+      when :float then [:lit, float]
+      when :string then string
+      else [:lit, symbol_value]
+      end
     end
 
     def custom(depth)
-      klass = weighted([
-        [3, DelegateConstHash], [3, DelegateChild], [3, ConstJSON], [2, ArgsJSON],
-        [2, StateGenerate], [1, StateInspect], [1, RaisingToJSON], [1, BadToJSON],
-        [4, ToSOnly], [0.5, ToSRaises], [0.5, ToSNotString]
-      ])
+      # Objects that call back into the generator with a child are kept out
+      # of cyclic documents: an implementation that loses the nesting depth
+      # across to_json would recurse without bound (and Ruby 3.1 may abort on
+      # a stack overflow inside a Ruby callback instead of raising).
+      return [:obj, ConstJSON, "[1,2,3]", []] if @want_cycle
+
+      klass = CUSTOM_TABLES[@hazards].pick(@rng)
       payload =
-        case klass.name.split("::").last
-        when "ConstJSON" then pick(['{"const":true}', "[1,2,3]", '"str"', "null", "1.5", "<not json>", "", "\"\u00e9\u2028\""])
-        when "ToSOnly" then String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").then { |s| chance(0.05) ? "\xFFbad".b.force_encoding("UTF-8") + s : s }
-        else pick(%w[a b c payload x])
+        if klass == ConstJSON
+          pick(['{"const":true}', "[1,2,3]", '"str"', "null", "1.5", "<not json>", "", "\"\u00e9\u2028\""])
+        elsif klass == ToSOnly
+          s = String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8")
+          @hazards && chance(0.05) ? "\xFFbad".b.force_encoding("UTF-8") + s : s
+        else
+          pick(%w[a b c payload x])
         end
       children =
         if klass == DelegateChild || klass == StateGenerate
@@ -662,9 +765,12 @@ module RandomGraph
       [:obj, klass, payload, children]
     end
 
+    FRAGMENTS = ['{"a":1}', "[1,2]", "1e3", "true", "\"x\"", "  [ 1 ]  ", "", "not json", "{\"\u00e9\":\"\u2028\"}",
+                 "\xFF".b.force_encoding("UTF-8"), "caf\xE9".b.force_encoding("ISO-8859-1"),
+                 "\u00e9".encode("UTF-16LE")].freeze
+
     def fragment_text
-      pick(['{"a":1}', "[1,2]", "1e3", "true", "\"x\"", "  [ 1 ]  ", "", "not json", "{\"\u00e9\":\"\u2028\"}",
-            "\xFF".b.force_encoding("UTF-8")])
+      pick(FRAGMENTS)
     end
 
     # ---- keys ---------------------------------------------------------------
@@ -680,58 +786,58 @@ module RandomGraph
     end
 
     def any_key
-      weighted([
-        [5, -> { string_key }],
-        [3, -> { [:lit, symbol_value] }],
-        [3, -> { [:lit, integer] }],
-        [1, -> { [:lit, nil] }],
-        [1, -> { [:lit, pick([true, false])] }],
-        [2, -> { [:lit, float(nan: false)] }],
-        [2, -> { [:obj, ToSOnly, pick(%w[obj-key k \u00e9]), []] }],
-        [0.5, -> { [:obj, ToSNotString, "xyz", []] }],
-        [0.5, -> { [:obj, ToSRaises, "k", []] }],
-        [0.5, -> { [:misc, pick(%i[range rational regexp klass point])] }],
-        [0.5, -> { [:arr, nil, [scalar], nil] }],
-      ]).call
+      case ANY_KEY_TABLES[@hazards].pick(@rng)
+      when :string then string_key
+      when :symbol then [:lit, symbol_value]
+      when :integer then [:lit, integer]
+      when :nil then [:lit, nil]
+      when :bool then [:lit, chance(0.5)]
+      when :float then [:lit, float(nan: false)]
+      when :obj then [:obj, ToSOnly, pick(%w[obj-key k \u00e9]), []]
+      when :obj_not_string then [:obj, ToSNotString, "xyz", []]
+      when :obj_raises then [:obj, ToSRaises, "k", []]
+      when :misc then [:misc, pick(%i[range rational regexp klass point])]
+      else [:arr, nil, [scalar], nil]
+      end
     end
 
     # ---- scalars -----------------------------------------------------------
 
+    INTEGER_EDGES = [0, -1, 1, 2**62 - 1, -(2**62), 2**62, -(2**62) - 1, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1,
+                     2**64 - 1, 2**64, -(2**64), 2**64 + 1, 10**18, 10**19, -(10**19), 9_007_199_254_740_993].freeze
+
     def integer
-      weighted([
-        [30, -> { @rng.rand(-100..100) }],
-        [20, -> { @rng.rand(-(2**31)..2**31) }],
-        [10, -> { @rng.rand(-(2**62)..(2**62 - 1)) }],
-        [10, -> { pick([0, -1, 1, 2**62 - 1, -(2**62), 2**62, -(2**62) - 1, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1,
-                        2**64 - 1, 2**64, -(2**64), 2**64 + 1, 10**18, 10**19, -(10**19), 9_007_199_254_740_993]) }],
-        [8, -> { s = chance(0.5) ? 1 : -1; s * (2**(64 + @rng.rand(137)) + @rng.rand(2**40)) }],
-        [5, -> { 10**@rng.rand(25) * (chance(0.5) ? 1 : -1) }],
-      ]).call
+      case INTEGER_TABLE.pick(@rng)
+      when :small then @rng.rand(-100..100)
+      when :int32 then @rng.rand(-(2**31)..2**31)
+      when :int63 then @rng.rand(-(2**62)..(2**62 - 1))
+      when :edge then pick(INTEGER_EDGES)
+      when :bignum then (chance(0.5) ? 1 : -1) * (2**(64 + @rng.rand(137)) + @rng.rand(2**40))
+      else 10**@rng.rand(25) * (chance(0.5) ? 1 : -1)
+      end
     end
 
-    def float(nan: @nan)
-      if nan && chance(0.01)
-        return pick([Float::NAN, Float::INFINITY, -Float::INFINITY])
-      end
+    FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1.5, 100.0, 1e15, 1e16, 1e17, 1e20, 1e21, 1e22, 1e23,
+                   1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-10, 5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
+                   Float::MAX, -Float::MAX, Float::EPSILON, 123456789012345680.0, 9007199254740993.0,
+                   0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100.0 / 3].freeze
+    NON_FINITE = [Float::NAN, Float::INFINITY, -Float::INFINITY].freeze
 
-      weighted([
-        [15, -> { random_bits_float }],
-        [15, -> { (@rng.rand * 10**@rng.rand(1..6)).round(@rng.rand(0..4)) * (chance(0.3) ? -1 : 1) }],
-        [8, -> { pick([0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1.5, 100.0, 1e15, 1e16, 1e17, 1e20, 1e21, 1e22, 1e23,
-                       1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-10, 5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
-                       Float::MAX, -Float::MAX, Float::EPSILON, 123456789012345680.0, 9007199254740993.0,
-                       0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100.0 / 3]) }],
-        [8, -> { @rng.rand(-(2**53)..2**53).to_f * (10.0**@rng.rand(-3..3)) }],
-        [8, -> { near(1e15) }],
-        [6, -> { near(1e16) }],
-        [6, -> { near(1e-7) }],
-        [6, -> { near(1e-10) }],
-        [6, -> { near(1e-4) }],
-        [6, -> { near(1e21) }],
-        [5, -> { subnormal }],
-        [6, -> { (@rng.rand * 2 - 1) * 10.0**@rng.rand(-330..310) }],
-        [5, -> { @rng.rand(-100_000..100_000).to_f }],
-      ]).call.then { |f| f.nan? || f.infinite? ? 1.25 : f }
+    def float(nan: @nan)
+      return pick(NON_FINITE) if nan && @hazards && chance(0.02)
+
+      f =
+        case (k = FLOAT_TABLE.pick(@rng))
+        when :bits then random_bits_float
+        when :decimal then (@rng.rand * 10**@rng.rand(1..6)).round(@rng.rand(0..4)).to_f * (chance(0.3) ? -1 : 1)
+        when :edge then pick(FLOAT_EDGES)
+        when :int_scaled then @rng.rand(-(2**53)..2**53).to_f * (10.0**@rng.rand(-3..3))
+        when :subnormal then subnormal
+        when :any_exp then (@rng.rand * 2 - 1) * 10.0**@rng.rand(-330..310)
+        when :integral then @rng.rand(-100_000..100_000).to_f
+        else near(k)
+        end
+      f.nan? || f.infinite? ? 1.25 : f
     end
 
     def near(x)
@@ -755,13 +861,13 @@ module RandomGraph
 
     SYMBOL_NAMES = ["a", "key", "with space", "quo\"te", "\u00e9t\u00e9", "\u2028", "\u{1F600}", "", "a/b", "ctl\u0001",
                     "snake_case", "CamelCase", "0", "1.5", "nil"].freeze
+    ODD_SYMBOLS = ["caf\xE9".b.force_encoding("ISO-8859-1").to_sym, "\x93\xfa".b.force_encoding("Shift_JIS").to_sym].freeze
 
     def symbol_value
-      if chance(0.05)
-        # A Symbol in a non-UTF-8 encoding.
-        return pick(["caf\xE9".b.force_encoding("ISO-8859-1"), "\x93\xfa".b.force_encoding("Shift_JIS")]).to_sym
-      end
-      chance(0.7) ? pick(SYMBOL_NAMES).to_sym : String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").to_sym
+      return pick(ODD_SYMBOLS) if chance(0.05) # a Symbol in a non-UTF-8 encoding
+      return pick(SYMBOL_NAMES).to_sym if chance(0.7)
+
+      String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").to_sym
     end
 
     # ---- strings -------------------------------------------------------------
@@ -770,39 +876,51 @@ module RandomGraph
                "<", ">", "&", "'", "</script>", "\\u0041"].freeze
     MULTIBYTE = ["\u00e9", "\u00ff", "\u0100", "\u07ff", "\u0800", "\u20ac", "\u3042", "\uffff", "\ufeff", "\ud7ff",
                  "\ue000", "\u{10000}", "\u{1F600}", "\u{10FFFF}", "\u2028", "\u2029"].freeze
+    SPECIALS = (ESCAPES + MULTIBYTE).freeze
     INVALID = ["\xFF", "\xC0\x80", "\xC3", "\xE2\x82", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\x80", "\xF0\x9F\x98",
-               "\xFE\xFE"].map { |s| s.b }.freeze
+               "\xFE\xFE"].map(&:b).freeze
+    PRINTABLE = (32..126).map(&:chr).freeze
+    CONTROL = (0..31).map(&:chr).freeze
+    LOWER = ("a".."z").to_a.freeze
+    BOUNDARY_LENGTHS = [7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 63, 64, 65, 127, 128, 129].freeze
+
+    def printable
+      PRINTABLE[@rng.rand(95)]
+    end
 
     # Random UTF-8 (or ASCII) text bytes.
     def raw_string_bytes(kind = nil)
-      kind ||= weighted([[30, :ascii], [25, :mixed], [10, :control], [10, :escapes], [10, :utf8], [5, :long],
-                         [5, :boundary]])
+      kind ||= TEXT_TABLE.pick(@rng)
       kind = pick(%i[ascii mixed utf8]) if kind == :utf8_or_ascii
       out = +""
       case kind
       when :ascii
-        n = pick([0, 1, 2, 5, 8, 12, 20])
-        n.times { out << (32 + @rng.rand(95)).chr }
+        pick([0, 1, 2, 5, 8, 12, 20]).times { out << printable }
       when :control
-        (1 + @rng.rand(6)).times { out << (chance(0.6) ? @rng.rand(32).chr : (32 + @rng.rand(95)).chr) }
+        (1 + @rng.rand(6)).times { out << (chance(0.6) ? CONTROL[@rng.rand(32)] : printable) }
       when :escapes
-        (1 + @rng.rand(6)).times { out << (chance(0.6) ? pick(ESCAPES) : (97 + @rng.rand(26)).chr) }
+        (1 + @rng.rand(6)).times { out << (chance(0.6) ? pick(ESCAPES) : pick(LOWER)) }
       when :utf8
         (1 + @rng.rand(8)).times { out << (chance(0.7) ? pick(MULTIBYTE) : random_codepoint) }
       when :mixed
         (1 + @rng.rand(12)).times do
-          out << weighted([[6, -> { (32 + @rng.rand(95)).chr }], [2, -> { pick(ESCAPES) }], [2, -> { pick(MULTIBYTE) }],
-                           [1, -> { @rng.rand(32).chr }], [1, -> { random_codepoint }]]).call
+          out <<
+            case MIXED_CHAR_TABLE.pick(@rng)
+            when :printable then printable
+            when :escape then pick(ESCAPES)
+            when :multibyte then pick(MULTIBYTE)
+            when :control then CONTROL[@rng.rand(32)]
+            else random_codepoint
+            end
         end
       when :long
-        n = 20 + @rng.rand(300)
-        n.times { out << (chance(0.97) ? (32 + @rng.rand(95)).chr : pick(ESCAPES + MULTIBYTE)) }
+        (20 + @rng.rand(300)).times { out << (chance(0.97) ? printable : pick(SPECIALS)) }
       when :boundary
-        # A special character at a position near a 8/16/32/64-byte boundary.
-        len = pick([7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 63, 64, 65, 127, 128, 129])
+        # A special character at a position near an 8/16/32/64-byte boundary.
+        len = pick(BOUNDARY_LENGTHS)
         pos = pick([0, len - 1, len - 2, len / 2, @rng.rand(len)]).clamp(0, len - 1)
-        base = Array.new(len) { (97 + @rng.rand(26)).chr }
-        base[pos] = pick(ESCAPES + MULTIBYTE + [@rng.rand(32).chr]) if len > 0
+        base = Array.new(len) { pick(LOWER) }
+        base[pos] = chance(0.85) ? pick(SPECIALS) : CONTROL[@rng.rand(32)]
         out << base.join
       end
       out.b
@@ -810,22 +928,25 @@ module RandomGraph
 
     def random_codepoint
       loop do
-        cp = weighted([[3, -> { 0x80 + @rng.rand(0x780) }], [3, -> { 0x800 + @rng.rand(0xF800) }],
-                       [2, -> { 0x10000 + @rng.rand(0x100000) }]]).call
+        cp =
+          case @rng.rand(8)
+          when 0..2 then 0x80 + @rng.rand(0x780)
+          when 3..5 then 0x800 + @rng.rand(0xF800)
+          else 0x10000 + @rng.rand(0x100000)
+          end
         next if cp.between?(0xD800, 0xDFFF)
 
         return cp.chr(Encoding::UTF_8)
       end
     end
 
+    SJIS_SAMPLES = ["\u65e5\u672c\u8a9e", "\u30c6\u30b9\u30c8", "abc", "\uff71"].map { |s| s.encode("Shift_JIS").b }.freeze
+
     # A string spec: [:str, bytes, encoding, frozen, klass]
     def string(klass: nil)
       frozen = chance(0.3)
-      kind = weighted([[82, :utf8], [3, :invalid], [4, :binary_ascii], [3, :binary_utf8], [1, :binary_invalid],
-                       [2, :latin1], [1.5, :sjis], [1.5, :utf16], [0.5, :usascii], [0.5, :usascii_bad],
-                       [0.5, :cp1252_bad], [0.5, :utf16_bad]])
       bytes, enc =
-        case kind
+        case STRING_TABLES[@hazards].pick(@rng)
         when :utf8 then [raw_string_bytes, "UTF-8"]
         when :invalid
           good = raw_string_bytes(:utf8_or_ascii)
@@ -835,7 +956,7 @@ module RandomGraph
         when :binary_utf8 then [raw_string_bytes(:utf8), "BINARY"]
         when :binary_invalid then [raw_string_bytes(:ascii) + pick(INVALID), "BINARY"]
         when :latin1 then [Array.new(1 + @rng.rand(8)) { @rng.rand(256) }.pack("C*"), "ISO-8859-1"]
-        when :sjis then [pick(["\u65e5\u672c\u8a9e", "\u30c6\u30b9\u30c8", "abc", "\u00a5"]).encode("Shift_JIS").b, "Shift_JIS"]
+        when :sjis then [pick(SJIS_SAMPLES), "Shift_JIS"]
         when :utf16 then [String.new(raw_string_bytes(:utf8_or_ascii), encoding: "UTF-8").encode("UTF-16LE").b, "UTF-16LE"]
         when :usascii then [raw_string_bytes(:ascii), "US-ASCII"]
         when :usascii_bad then ["abc\xE9".b, "US-ASCII"]

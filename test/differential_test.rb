@@ -1,0 +1,493 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "tempfile"
+require_relative "support/differential"
+
+# Differential tests: every document goes through the json gem and through
+# Jetson with the same options and entry point, and the outcomes (bytes, or
+# exception class + message + invalid_object, plus warnings) must agree.
+#
+#   JETSON_DIFF_DOCS=N     number of random documents (default 10_000)
+#   JETSON_DIFF_SEED=S     base seed (default: minitest's --seed)
+#   JETSON_DIFF_DOC=I      run only random document I (with a full report)
+#   JETSON_DIFF_VERBOSE=1  print the run summary even when it passes
+#
+# Float digits are the one documented difference: see Differential.
+class DifferentialTest < Minitest::Test
+  DOCS = Integer(ENV.fetch("JETSON_DIFF_DOCS", "10000"))
+
+  # Hand-picked checks collect their mismatches (one example per distinct
+  # problem and entry point) and report them all when the test ends, so one
+  # discrepancy does not hide the others.
+  def setup
+    @mismatches = {}
+  end
+
+  def teardown
+    return if @mismatches.empty?
+
+    total = @mismatches.values.sum { |v| v[1] }
+    shown = @mismatches.values.first(6).map do |text, n, entries|
+      "#{text}\n  (#{n} call#{n == 1 ? "" : "s"} like this; entry points: #{entries.uniq.join(", ")})"
+    end
+    flunk "#{total} mismatching calls, #{@mismatches.size} distinct problem(s):\n\n#{shown.join("\n\n")}"
+  end
+
+  def seed
+    Integer(ENV["JETSON_DIFF_SEED"] || Minitest.seed)
+  end
+
+  # ---------------------------------------------------------------------------
+  # Random documents
+  # ---------------------------------------------------------------------------
+
+  def test_random_documents
+    runner = Differential::Runner.new(seed: seed)
+    range = ENV["JETSON_DIFF_DOC"] ? (Integer(ENV["JETSON_DIFF_DOC"])..Integer(ENV["JETSON_DIFF_DOC"])) : (0...DOCS)
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    stats = runner.run(range)
+    elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+
+    summary = format("differential: %d docs, %d calls in %.1fs, %d mismatches; %s (seed %d)",
+                     stats.docs, stats.calls, elapsed, stats.mismatch_count,
+                     Differential::Runner.float_summary(stats, examples: 3), seed)
+    puts "\n#{summary}" if ENV["JETSON_DIFF_VERBOSE"] || ENV["JETSON_DIFF_DOC"]
+
+    return if stats.mismatch_count.zero?
+
+    flunk "#{summary}\n\n" + Differential::Runner.report(stats, seed: seed, shrink_with: runner, max_shrink: 8)
+  end
+
+  # ---------------------------------------------------------------------------
+  # The comparison's own rules
+  # ---------------------------------------------------------------------------
+
+  def test_float_rule_accepts_only_equal_floats_with_shortest_digits
+    assert_equal [["9.999999999999999e+22", "1e+23"]],
+                 Differential.float_only_difference("[9.999999999999999e+22]", "[1e+23]")
+    assert_equal [["999999999960617.3", "999999999960617.2"]],
+                 Differential.float_only_difference('{"a":999999999960617.3}', '{"a":999999999960617.2}')
+    assert_nil Differential.float_only_difference("[1.5]", "[1.6]")               # different value
+    assert_nil Differential.float_only_difference("[1e+23]", "[9.999999999999999e+22]") # Jetson not shortest
+    assert_nil Differential.float_only_difference("[1.5,2]", "[1.5,3]")           # non-float token
+    assert_nil Differential.float_only_difference('["1.5"]', '["1.50"]')          # inside a string
+    assert_nil Differential.float_only_difference("[1.5]", "[1.5 ]")              # layout
+  end
+
+  # ---------------------------------------------------------------------------
+  # Hand-picked documents
+  # ---------------------------------------------------------------------------
+
+  ESCAPE_MODES = [nil, { script_safe: true }, { ascii_only: true }, { ascii_only: true, script_safe: true }].freeze
+
+  def test_every_ascii_character_in_values_and_keys
+    (0..127).each do |byte|
+      ch = byte.chr
+      ESCAPE_MODES.each do |opts|
+        check([ch, "a#{ch}b", { ch => ch }], opts, entries: %i[generate state_generate_io])
+      end
+    end
+  end
+
+  SPECIALS = ["\"", "\\", "/", "\n", "\u0000", "\u001f", "\u007f", "\u2028", "\u2029", "\u00e9", "\u20ac",
+              "\u{1F600}", "<", "&"].freeze
+
+  def test_special_character_at_every_offset
+    (0..70).each do |len|
+      SPECIALS.each do |sp|
+        positions = len.zero? ? [0] : [0, len / 2, len - 1].uniq
+        positions.each do |pos|
+          base = +"x" * len
+          base[pos, len.zero? ? 0 : 1] = sp
+          ESCAPE_MODES.each { |opts| check([base], opts, entries: %i[generate]) }
+        end
+      end
+    end
+  end
+
+  def test_unicode_samples
+    samples = ["", "\u00e9t\u00e9", "\u0800\u07ff\uffff\ufeff", "\u{10000}\u{10FFFF}\u{1F600}", "\u2028\u2029",
+               "</script>", "a" * 1000 + "\u2028", "\u00e9" * 300, "\u{1F600}" * 50]
+    samples.each do |str|
+      ESCAPE_MODES.each { |opts| check({ str => [str, str.to_sym] }, opts) }
+    end
+  end
+
+  def test_invalid_and_foreign_encodings
+    strings = [
+      String.new("\xFF", encoding: "UTF-8"), String.new("ok\xC3", encoding: "UTF-8"),
+      String.new("\xED\xA0\x80", encoding: "UTF-8"), String.new("\xF4\x90\x80\x80", encoding: "UTF-8"),
+      String.new("plain", encoding: "BINARY"), String.new("caf\u00e9".b, encoding: "BINARY"),
+      String.new("\xFF", encoding: "BINARY"), String.new("caf\xE9", encoding: "ISO-8859-1"),
+      "\u65e5\u672c".encode("Shift_JIS"), "h\u00e9llo".encode("UTF-16LE"), String.new("a\x81b", encoding: "Windows-1252"),
+      String.new("abc\xE9", encoding: "US-ASCII"), String.new("\x00\xD8a\x00", encoding: "UTF-16LE"),
+      String.new("abc", encoding: "US-ASCII")
+    ]
+    option_sets = [nil, { ascii_only: true }, { strict: true }, { strict: true, as_json: RandomGraph::AS_JSON[:scrub] },
+                   { strict: true, as_json: RandomGraph::AS_JSON[:identity] }, { script_safe: true }]
+    strings.each do |str|
+      option_sets.each do |opts|
+        check([str], opts)
+        check({ str => 1 }, opts)
+        check({ str.frozen? ? str : str.dup.freeze => [str] }, opts)
+      end
+    end
+  end
+
+  def test_numbers
+    ints = [0, -1, 2**62 - 1, -(2**62), 2**62, 2**63 - 1, -(2**63), 2**64, -(2**64) - 1, 10**40, -(10**40)]
+    floats = RandomGraph::Generator::FLOAT_EDGES + [1.0e+23, 999999999960617.2, 0.1 + 0.7, 4.35, 1e-300, 1e300]
+    check(ints + floats, nil)
+    check(ints.to_h { |i| [i, i] }, nil)
+    check(floats.to_h { |f| [f, f] }, nil)
+    [Float::NAN, Float::INFINITY, -Float::INFINITY].each do |bad|
+      [nil, { allow_nan: true }, { allow_nan: false }, { strict: true },
+       { strict: true, as_json: RandomGraph::AS_JSON[:float_nan] }, { strict: true, as_json: RandomGraph::AS_JSON[:identity] },
+       { strict: true, allow_nan: true }].each do |opts|
+        check([1, bad], opts)
+        check({ "k" => bad }, opts)
+        check({ bad => 1 }, opts)
+      end
+    end
+  end
+
+  # Dense float and integer sweep: every difference must be a documented
+  # float difference (same Float, Jetson with Float#to_s digits).
+  def test_float_and_integer_corpus
+    rng = Random.new(seed)
+    gens = [
+      -> { [rng.rand(2**64)].pack("Q").unpack1("D") },
+      -> { rng.rand * 10.0**rng.rand(-30..30) },
+      -> { (rng.rand * 10**rng.rand(1..17)).round(rng.rand(0..17)).to_f },
+      -> { rng.rand(-(2**60)..2**60).to_f },
+      -> { 10.0**rng.rand(-325..308) * (1 + rng.rand(-5..5) * Float::EPSILON) },
+      -> { [rng.rand(1..(2**52))].pack("Q").unpack1("D") },
+    ]
+    documented = 0
+    200.times do
+      floats = Array.new(100) { f = gens[rng.rand(gens.size)].call; f.finite? ? f : 0.5 }
+      a = JSON.generate(floats)
+      b = Jetson.generate(floats)
+      next if a == b
+
+      diff = Differential.float_only_difference(a, b)
+      bad = floats.reject { |f| JSON.generate([f]) == Jetson.generate([f]) || Differential.float_only_difference(JSON.generate([f]), Jetson.generate([f])) }
+      assert diff, "float output differs beyond digits (seed #{seed}): #{bad.first(5).map { |f| [f, JSON.generate([f]), Jetson.generate([f])] }.inspect}"
+      documented += diff.size
+    end
+    ints = Array.new(5000) { (rng.rand(2).zero? ? 1 : -1) * rng.rand(2**rng.rand(1..300)) }
+    ints.each_slice(500) { |slice| assert_equal JSON.generate(slice), Jetson.generate(slice) }
+    puts "\nfloat corpus: #{documented} documented float differences in 20000 floats" if ENV["JETSON_DIFF_VERBOSE"]
+  end
+
+  SHAPES = [[], {}, [[]], [{}], { "a" => [] }, { "a" => {} }, [1, [2, [3, {}]], { "b" => [nil] }],
+            { "a" => 1, "b" => { "c" => [true, false, nil] } }, "scalar", 1.5].freeze
+  LAYOUTS = [
+    { indent: "  " }, { indent: "\t", object_nl: "\n" }, { space: " " }, { space_before: " " },
+    { object_nl: "\n" }, { array_nl: "\n" }, { indent: "--", space: "_", space_before: "~", object_nl: "|", array_nl: "\r\n" },
+    { indent: "", space: "", object_nl: "", array_nl: "" }, { indent: nil, space: false }, { indent: "\u00e9\u2028" }
+  ].freeze
+
+  def test_pretty_layouts
+    SHAPES.each do |shape|
+      LAYOUTS.each do |layout|
+        [nil, 0, 1, 3].each do |depth|
+          opts = depth ? layout.merge(depth: depth) : layout
+          check(shape, opts, entries: %i[generate state_generate_io pretty_generate pretty_generate_state dump_opts])
+        end
+      end
+    end
+  end
+
+  def chain(depth, kind)
+    depth.times.reduce(kind == :mixed ? 0 : "leaf") do |inner, i|
+      if kind == :array || (kind == :mixed && i.even?)
+        [inner]
+      else
+        { "k#{i}" => inner }
+      end
+    end
+  end
+
+  def test_nesting_limits
+    [0, 1, 2, 3, 5, 99, 100, 101, 102].each do |n|
+      %i[array hash mixed].each do |kind|
+        doc = chain(n, kind)
+        [nil, { max_nesting: 0 }, { max_nesting: 1 }, { max_nesting: 2 }, { max_nesting: 3 }, { max_nesting: -1 },
+         { max_nesting: false }, { max_nesting: nil }, { max_nesting: 2, depth: 1 }, { depth: 3 },
+         { max_nesting: 101 }].each do |opts|
+          check(doc, opts, entries: %i[generate generate_state state_generate_io pretty_generate state_reuse],
+                           dump_limits: [nil, 0, 1, 2, 3, 100, 101])
+        end
+      end
+    end
+  end
+
+  def test_nesting_through_to_json_callbacks
+    [RandomGraph::DelegateChild, RandomGraph::StateGenerate].each do |klass|
+      [1, 2, 3, 50, 98, 99, 100].each do |inner_depth|
+        [0, 1, 2].each do |outer_depth|
+          doc = chain(outer_depth, :array)
+          wrapped = [:obj, klass, "p", [Differential.spec_of(chain(inner_depth, :mixed))]]
+          spec = outer_depth.zero? ? wrapped : Differential.spec_of(doc).then { |s| wrap_leaf(s, wrapped) }
+          [nil, { max_nesting: 3 }, { max_nesting: 100 }, { indent: "  ", depth: 1 }, { max_nesting: false }].each do |opts|
+            check_spec(spec, opts, dump_limits: [nil, 3, 100])
+          end
+        end
+      end
+    end
+    [RandomGraph::HashSubSuper, RandomGraph::HashSubWrap].each do |klass|
+      [1, 2, 99, 100].each do |n|
+        inner = chain(n, :hash)
+        spec = [:hash, klass, [[[:str, "x".b, "UTF-8", false, nil], Differential.spec_of(inner)]], nil]
+        [nil, { max_nesting: 3 }, { indent: "  " }].each { |opts| check_spec([:arr, nil, [spec], nil], opts) }
+      end
+    end
+  end
+
+  # Replace the innermost "leaf"/0 of a chain spec with `replacement`.
+  def wrap_leaf(spec, replacement)
+    case spec[0]
+    when :arr then [:arr, spec[1], spec[2].map { |c| wrap_leaf(c, replacement) }, spec[3]]
+    when :hash then [:hash, spec[1], spec[2].map { |k, v| [k, wrap_leaf(v, replacement)] }, spec[3]]
+    else replacement
+    end
+  end
+
+  def test_duplicate_and_mixed_keys
+    docs = [
+      { "a" => 1, a: 2 }, { a: 1, "a" => 2 }, { "a" => 1, b: 2 }, { a: 1, "b" => 2 }, { "1" => 1, 1 => 2 },
+      { "a" => 1, :a => 2, "b" => { b: 1, "b" => 2 } }, { nil => 1, "" => 2 }, { a: 1, "a" => 2, "x" => [{ "x" => 1, x: 1 }] }
+    ]
+    [nil, { allow_duplicate_key: true }, { allow_duplicate_key: false }, { allow_duplicate_key: nil },
+     { sort_keys: true }, { sort_keys: true, allow_duplicate_key: false }, { strict: true, allow_duplicate_key: false }].each do |opts|
+      docs.each { |doc| check(doc, opts) }
+    end
+  end
+
+  def test_sort_keys
+    docs = [{ "b" => 1, "a" => 2 }, { b: 1, a: 2 }, { "b" => 1, a: 2 }, { 2 => 1, 1 => 2 }, { "b" => { "d" => 1, "c" => 2 } },
+            { "\u00e9" => 1, "e" => 2, "Z" => 3 }, RandomGraph::HashSub[{ "b" => 1, "a" => 2 }], {}]
+    [{ sort_keys: true }, { sort_keys: false }, { sort_keys: nil }, *RandomGraph::SORT_KEYS.values.map { |p| { sort_keys: p } },
+     { sort_keys: 1 }, { sort_keys: "yes" }].each do |opts|
+      docs.each { |doc| check(doc, opts) }
+    end
+  end
+
+  def unsupported_objects
+    [Object.new.tap { |o| def o.to_s = "plain object" }, RandomGraph::ToSOnly.new("tos"), RandomGraph::Point.new(1, 2),
+     1..2, Rational(1, 3), Complex(1, 2), /re/, String, Comparable, :sym, RandomGraph::HashSub[{ "a" => 1 }],
+     RandomGraph::ArraySub[1], RandomGraph::StrSub.new("sub"), RandomGraph::ToSOnly.new("s").tap(&:singleton_class),
+     Time.at(0).utc, RandomGraph::BasicToS.new("basic"), Struct.new(:x).new(1)]
+  end
+
+  def test_strict_and_as_json
+    procs = [nil] + RandomGraph::AS_JSON.values
+    unsupported_objects.each do |obj|
+      procs.each do |pr|
+        opts = pr ? { strict: true, as_json: pr } : { strict: true }
+        check([obj], opts)
+        check({ "k" => obj }, opts)
+        check({ obj => 1 }, opts) unless RandomGraph::BasicToS === obj # rubocop:disable Style/CaseEquality
+      end
+      check([obj], nil)
+    end
+  end
+
+  def test_fragments
+    texts = ['{"a":1}', "[1,2]", "", "not json", "\u00e9\u2028", String.new("\xFF", encoding: "UTF-8"),
+             String.new("caf\xE9", encoding: "ISO-8859-1")]
+    [nil, { strict: true }, { indent: "  ", object_nl: "\n" }, { ascii_only: true }, { script_safe: true }].each do |opts|
+      texts.each do |t|
+        check_spec([:arr, nil, [[:frag, t], [:hash, nil, [[[:lit, :k], [:frag, t]]], nil]], nil], opts)
+      end
+    end
+    # The json gem's own Fragment, handed to Jetson.
+    texts.each do |t|
+      [nil, { strict: true }].each do |opts|
+        check_spec([:arr, nil, [[:frag, t]], nil], opts, jetson_fragment: JSON::Fragment)
+      end
+    end
+  end
+
+  def test_custom_to_json_and_to_s
+    objs = RandomGraph::CUSTOM_CLASSES.flat_map do |klass|
+      payloads = klass == RandomGraph::ConstJSON ? ['{"c":1}', "<raw>", ""] : ["p", "\u00e9", String.new("\xFF", encoding: "UTF-8")]
+      payloads.map { |pl| [:obj, klass, pl, klass == RandomGraph::DelegateChild || klass == RandomGraph::StateGenerate ? [Differential.spec_of({ "x" => [1, "y"] })] : []] }
+    end
+    objs << [:basic, "basic"] << [:basic, String.new("\xFF", encoding: "UTF-8")]
+    %w[StrSub StrSubConst StrSubToS StrSubBadToS].each { |k| objs << [:str, "s\u00e9".b, "UTF-8", false, RandomGraph.const_get(k)] }
+    [nil, { indent: "  ", object_nl: "\n", array_nl: "\n", depth: 1 }, { ascii_only: true, script_safe: true },
+     { max_nesting: 2 }, { strict: true, as_json: RandomGraph::AS_JSON[:to_s] }].each do |opts|
+      objs.each do |o|
+        check_spec([:arr, nil, [o], nil], opts)
+        check_spec([:hash, nil, [[[:lit, "k"], o]], nil], opts)
+        check_spec([:hash, nil, [[o, [:lit, 1]]], nil], opts) unless o[0] == :basic
+      end
+    end
+  end
+
+  def test_invalid_options
+    bad = { indent: 5, space: :sym, space_before: 1, object_nl: 1.5, array_nl: [], max_nesting: "3",
+            max_nesting_big: 2**64, depth: -1, depth_str: "1", depth_big: 2**40, sort_keys: 1, as_json: "not a proc",
+            buffer_initial_length: "x", buffer_initial_length_big: 2**70 }
+    bad.each do |key, value|
+      name = key.to_s.sub(/_(big|str)\z/, "").to_sym
+      check([1, { "a" => [] }], { name => value })
+      check([1], { indent: "  ", name => value })
+    end
+    [5, "str", [[:indent, "  "]], :sym, Object.new, { "indent" => "  " }, { unknown: 1 }].each do |opts|
+      check([1, { "a" => 2 }], opts)
+    end
+  end
+
+  class WriteOnly
+    attr_reader :data
+
+    def initialize
+      @data = +""
+    end
+
+    def write(str)
+      @data << str
+      str.bytesize
+    end
+  end
+
+  class FailingWriter
+    def write(_str)
+      raise RandomGraph::Boom, "write failed"
+    end
+
+    def flush; end
+  end
+
+  def test_dump_forms_and_ios
+    docs = [[1, "two", { "three" => 3.0 }], chain(5, :mixed), chain(101, :array), { "nan" => Float::NAN }, "x" * 20_000]
+    docs.each do |doc|
+      check(doc, nil, entries: %i[dump_all], dump_limits: [nil, 0, 1, 4, 5, 6, 100, 101, 102, false])
+      check(doc, { max_nesting: 3, allow_nan: false }, entries: %i[dump_all], dump_limits: [nil, 2, 10])
+    end
+    # IO-like objects: one with to_io, one without flush, one whose write raises.
+    [[1, "x" * 20_000], { "a" => [1, 2] }].each do |doc|
+      results = [Differential.json_side, Differential.jetson_side].map do |side|
+        Tempfile.create("jetson-diff") do |f|
+          out = Differential.capturing_warnings { side.mod.dump(doc, f) }
+          f.flush
+          [out[1]&.class, out[0].equal?(f), File.binread(f.path)]
+        end
+      end
+      assert_equal results[0], results[1], "dump(obj, file)"
+      [WriteOnly, FailingWriter].each do |io_class|
+        outcomes = [Differential.json_side, Differential.jetson_side].map do |side|
+          io = io_class.new
+          value, error, = Differential.capturing_warnings { side.mod.dump(doc, io) }
+          [error&.class, error && Differential.normalize_message(error.message)[0, 120], value.equal?(io)]
+        end
+        assert_equal outcomes[0], outcomes[1], "dump(obj, #{io_class})"
+      end
+    end
+  end
+
+  def test_state_handed_to_to_json
+    [nil, { indent: "  ", space: " ", object_nl: "\n", array_nl: "\n" }, { depth: 2 }, { max_nesting: 7 },
+     { allow_nan: true, ascii_only: true, script_safe: true }, { strict: true, as_json: RandomGraph::AS_JSON[:to_s] }].each do |opts|
+      [[:obj, RandomGraph::StateInspect, "p", []], [:obj, RandomGraph::ArgsJSON, "p", []]].each do |o|
+        check_spec(o, opts)
+        check_spec([:arr, nil, [[:arr, nil, [o], nil]], nil], opts)
+        check_spec([:hash, nil, [[[:lit, :k], [:hash, nil, [[[:lit, "j"], o]], nil]]], nil], opts)
+      end
+    end
+  end
+
+  # Unbounded recursion must raise SystemStackError on both sides.  Each side
+  # runs in a child process: a stack overflow inside a Ruby callback can abort
+  # Ruby 3.1's VM, and a crash must not take the test run down.
+  def test_unbounded_recursion_raises_system_stack_error
+    skip "fork unavailable" unless Process.respond_to?(:fork)
+
+    cases = {
+      "array cycle, max_nesting: false" => [-> { a = []; a << a; a }, ->(m, o) { m.generate(o, max_nesting: false) }],
+      "hash cycle, dump" => [-> { h = {}; h["h"] = [h]; h }, ->(m, o) { m.dump(o) }],
+      "200_000 nested arrays, max_nesting: false" => [-> { x = 1; 200_000.times { x = [x] }; x }, ->(m, o) { m.generate(o, max_nesting: false) }],
+    }
+    cases.each do |name, (build, call)|
+      results = [::JSON, ::Jetson].map { |mod| in_child { call.call(mod, build.call) } }
+      next if results[0][0] == :crashed # the json gem itself aborted: nothing to compare
+
+      assert_equal results[0], results[1], "#{name}: json vs jetson (child outcome)"
+    end
+  end
+
+  def in_child
+    rd, wr = IO.pipe
+    pid = fork do
+      rd.close
+      STDERR.reopen(File::NULL) # a VM crash report would only be noise
+      result =
+        begin
+          yield
+          [:returned]
+        rescue SystemStackError, StandardError => e
+          [:raised, e.class.name.sub(/\AJSON::/, "Jetson::"), Differential.normalize_message(e.message)]
+        end
+      wr.write(Marshal.dump(result))
+      wr.close
+      exit!(0)
+    end
+    wr.close
+    data = rd.read
+    rd.close
+    Process.wait(pid)
+    $?.success? && !data.empty? ? Marshal.load(data) : [:crashed, $?.inspect] # rubocop:disable Security/MarshalLoad
+  end
+
+  # ---------------------------------------------------------------------------
+  # Helpers
+  # ---------------------------------------------------------------------------
+
+  ALL_ENTRIES = %i[generate generate_state state_generate state_generate_io pretty_generate pretty_generate_state
+                   generate_kw state_reuse dump_all].freeze
+
+  def check(value, opts, entries: ALL_ENTRIES, dump_limits: [nil, 3])
+    check_spec(Differential.spec_of(value), opts, entries: entries, dump_limits: dump_limits)
+  end
+
+  def check_spec(spec, opts, entries: ALL_ENTRIES, dump_limits: [nil, 3], jetson_fragment: Jetson::Fragment)
+    runner = Differential::Runner.new(seed: 0, jetson_side: Differential.jetson_side.dup.tap { |s| s.fragment_class = jetson_fragment })
+    calls = []
+    entries.each do |e|
+      case e
+      when :dump_all
+        Differential::DUMP_FORMS.each do |form|
+          next if form == :kwargs && !Differential.symbol_keyed?(opts)
+
+          limits = %i[limit io_limit nil_limit io_limit_opts].include?(form) ? dump_limits : [nil]
+          limits.each { |l| calls << [:dump, [form, l]] }
+        end
+      when :dump_opts then calls << [:dump, [:opts, nil]]
+      when :generate_kw then calls << [:generate_kw, nil] if Differential.symbol_keyed?(opts)
+      else calls << [e, nil]
+      end
+    end
+    Differential.with_warnings_enabled do
+      calls.each do |(entry, extra)|
+        (kind, info, _), a, b = runner.compare_call(spec, opts, entry, extra)
+        next unless kind == :mismatch
+
+        key = [info, a.error && Differential.normalize_message(a.error.message), b.error && Differential.normalize_message(b.error.message)]
+        if (seen = @mismatches[key])
+          seen[1] += 1
+          seen[2] << entry
+          next
+        end
+        m = Differential::Mismatch.new(signature: info, entry: entry, extra: extra, json: a, jetson: b,
+                                       spec: spec, opts: opts)
+        @mismatches[key] = ["#{info}\n#{Differential::Runner.reproducer(m)}\n  json   => #{Differential.describe_outcome(a)}\n" \
+                            "  jetson => #{Differential.describe_outcome(b)}", 1, [entry]]
+      end
+    end
+  end
+end
