@@ -4,6 +4,8 @@
 #include "numbers.h"
 #include <math.h>
 
+#define JT_TO_JSON_CACHE 8
+
 /* Per-call generation context; lives on the C stack. */
 typedef struct jt_gen {
     jt_buffer *buf;
@@ -11,6 +13,11 @@ typedef struct jt_gen {
     long depth;
     int escape_mode;
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
+    /* Classes whose to_json was looked up during this call, and whether it is
+     * the json gem's generic one (see to_json_is_generic). */
+    VALUE to_json_seen[JT_TO_JSON_CACHE];
+    bool to_json_generic[JT_TO_JSON_CACHE];
+    int to_json_seen_count;
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
@@ -92,6 +99,38 @@ static VALUE call_to_json(jt_gen *g, VALUE obj)
         rb_funcall(g->vstate, jt.id_depth_set, 1, LONG2NUM(g->depth));
     }
     return rb_funcall(obj, jt.id_to_json, 1, g->vstate);
+}
+
+/* The json gem defines one to_json for every object (JSON::GeneratorMethods):
+ * it generates nil, booleans, numbers, Arrays and Hashes (subclasses too) as
+ * themselves and everything else as the String "#{self}", with the State it
+ * is given. When that is the method an object would run, Jetson produces the
+ * same bytes natively instead of a round trip through Ruby and a second
+ * generator. The verdict is cached per class for the duration of one call. */
+static bool to_json_is_generic(jt_gen *g, VALUE obj)
+{
+    VALUE klass = CLASS_OF(obj);
+    for (int i = 0; i < g->to_json_seen_count; i++) {
+        if (g->to_json_seen[i] == klass) return g->to_json_generic[i];
+    }
+
+    bool generic = false;
+    ID id_json = rb_intern("JSON");
+    ID id_methods = rb_intern("GeneratorMethods");
+    if (rb_const_defined(rb_cObject, id_json)) {
+        VALUE mJSON = rb_const_get(rb_cObject, id_json);
+        if (RB_TYPE_P(mJSON, T_MODULE) && rb_const_defined_at(mJSON, id_methods)) {
+            VALUE generic_module = rb_const_get_at(mJSON, id_methods);
+            VALUE method = rb_funcall(obj, rb_intern("method"), 1, ID2SYM(jt.id_to_json));
+            generic = rb_funcall(method, rb_intern("owner"), 0) == generic_module;
+        }
+    }
+    if (g->to_json_seen_count < JT_TO_JSON_CACHE) {
+        g->to_json_seen[g->to_json_seen_count] = klass;
+        g->to_json_generic[g->to_json_seen_count] = generic;
+        g->to_json_seen_count++;
+    }
+    return generic;
 }
 
 static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
@@ -444,7 +483,18 @@ static void gen_fragment(jt_gen *g, VALUE obj)
 /* Objects without a native encoding: their to_json, else their to_s. */
 static void gen_fallback(jt_gen *g, VALUE obj)
 {
-    if (rb_respond_to(obj, jt.id_to_json)) {
+    bool has_to_json = rb_respond_to(obj, jt.id_to_json);
+    if (has_to_json && to_json_is_generic(g, obj)) {
+        switch (rb_type(obj)) {
+            case T_HASH: gen_hash(g, obj); return;
+            case T_ARRAY: gen_array(g, obj); return;
+            /* "#{self}" makes a plain String copy; errors name that copy. */
+            case T_STRING: gen_string(g, rb_enc_associate_index(rb_str_new(RSTRING_PTR(obj), RSTRING_LEN(obj)), ENCODING_GET(obj)), false); return;
+            case T_SYMBOL: gen_string(g, rb_sym2str(obj), false); return;
+            default: gen_string(g, rb_obj_as_string(obj), false); return;
+        }
+    }
+    if (has_to_json) {
         VALUE json = call_to_json(g, obj);
         Check_Type(json, T_STRING);
         jt_buffer_append_str(g->buf, json);

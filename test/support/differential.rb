@@ -846,8 +846,20 @@ module Differential
       lines.join("\n")
     end
 
+    # Report pieces may hold raw bytes from BINARY inputs or outputs.
+    def self.printable(text)
+      text.to_s.dup.force_encoding(Encoding::UTF_8).scrub
+    end
+
     def self.format_mismatch(m, index = nil)
-      input = RandomGraph.to_ruby(m.spec)
+      text = format_mismatch_raw(m, index)
+      text.valid_encoding? ? text : printable(text)
+    rescue Encoding::CompatibilityError
+      format_mismatch_raw(m, index, ->(t) { printable(t) })
+    end
+
+    def self.format_mismatch_raw(m, index = nil, clean = ->(t) { t })
+      input = clean.(RandomGraph.to_ruby(m.spec))
       input = "#{input[0, 600]}...(#{input.size} chars)" if input.size > 600
       return <<~TEXT if m.entry == :all
         #{index ? "#{index}) " : ""}#{m.signature}
@@ -857,12 +869,12 @@ module Differential
       TEXT
 
       <<~TEXT
-        #{index ? "#{index}) " : ""}#{m.entry}#{m.extra ? " #{m.extra.inspect}" : ""}: #{m.signature}
+        #{index ? "#{index}) " : ""}#{m.entry}#{m.extra ? " #{clean.(m.extra.inspect)}" : ""}: #{clean.(m.signature)}
            seed=#{m.seed} doc=#{m.doc_index}  (rerun: JETSON_DIFF_SEED=#{m.seed} JETSON_DIFF_DOC=#{m.doc_index})
            input: #{input}
-           opts:  #{RandomGraph.opts_to_ruby(m.opts)}
-           json:   #{Differential.describe_outcome(m.json)}
-           jetson: #{Differential.describe_outcome(m.jetson)}
+           opts:  #{clean.(RandomGraph.opts_to_ruby(m.opts))}
+           json:   #{clean.(Differential.describe_outcome(m.json))}
+           jetson: #{clean.(Differential.describe_outcome(m.jetson))}
       TEXT
     end
 
