@@ -21,6 +21,7 @@ typedef struct jt_gen {
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
+JT_INLINE void gen_element(jt_gen *g, VALUE obj);
 
 /* Deep documents are checked against the real stack limit, so that
  * max_nesting: false on a million levels raises instead of crashing. */
@@ -364,7 +365,7 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     write_layout(g, cfg->space_before);
     jt_buffer_push(g->buf, ':');
     write_layout(g, cfg->space);
-    gen_value(g, value);
+    gen_element(g, value);
     return ST_CONTINUE;
 }
 
@@ -414,7 +415,7 @@ static void gen_array(jt_gen *g, VALUE ary)
             write_layout(g, cfg->array_nl);
         }
         write_indent(g, depth);
-        gen_value(g, RARRAY_AREF(ary, i));
+        gen_element(g, RARRAY_AREF(ary, i));
     }
     g->depth = --depth;
     if (RB_UNLIKELY(cfg->array_nl)) {
@@ -588,6 +589,20 @@ general:
         jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", CLASS_OF(obj));
     }
     gen_fallback(g, obj);
+}
+
+/* Container elements: the commonest scalars without the full dispatcher's
+ * call overhead. */
+JT_INLINE void gen_element(jt_gen *g, VALUE obj)
+{
+    if (RB_FIXNUM_P(obj)) {
+        gen_fixnum(g, obj);
+    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cString &&
+               RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
+        jt_escape_string(g->buf, RSTRING_PTR(obj), (size_t)RSTRING_LEN(obj), g->escape_mode);
+    } else {
+        gen_value(g, obj);
+    }
 }
 
 VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)

@@ -4,8 +4,9 @@
 
 #include "jetson_pow10_table.h"
 
+
 /* Writing two digits per step halves the number of divisions. */
-static const char jt_digit_pairs[201] =
+const char jt_digit_pairs[201] =
     "00010203040506070809"
     "10111213141516171819"
     "20212223242526272829"
@@ -86,26 +87,6 @@ static inline void write_digits(uint64_t v, char *end)
     } else {
         end[-1] = (char)('0' + w);
     }
-}
-
-int jt_write_long(long value, char *dst)
-{
-    /* Negate in unsigned arithmetic: -LONG_MIN overflows a long. */
-    unsigned long u = (unsigned long)value;
-    int sign = 0;
-    int n;
-    if (value < 0) {
-        *dst = '-';
-        u = 0UL - u;
-        sign = 1;
-    }
-    if (u < 10) {
-        dst[sign] = (char)('0' + u);
-        return sign + 1;
-    }
-    n = decimal_length(u);
-    write_digits(u, dst + sign + n);
-    return sign + n;
 }
 
 /* ---- Schubfach ----------------------------------------------------------
