@@ -90,3 +90,42 @@ class SafetyTest < Minitest::Test
     assert_equal '{"a":[[Jetson::State,2],"plain","sym",{"1":2}]}', out
   end
 end
+
+# Repeated keys are copied from where they were first written (generator.c's
+# key cache). Ruby code running mid-document (to_json, as_json, sort_keys) may
+# free keys and reuse their memory, so the cache must forget everything then.
+class KeyCacheTest < Minitest::Test
+  def test_repeated_keys_with_ruby_code_in_between_under_gc_stress
+    churn = Class.new do
+      def initialize(doc) = @doc = doc
+      def to_json(*args)
+        # Drop records (and with them their key Strings) and make new ones.
+        @doc.pop(3) if @doc.size > 10
+        20.times { |i| { "k#{i}" => i }.keys }
+        { "churn" => true }.to_json(*args)
+      end
+    end
+    records = Array.new(60) { |i| { "name#{i % 7}" => "v" * (i % 40), :"sym#{i % 5}" => i, "nested" => { "name#{i % 3}" => i } } }
+    # Each side gets its own copy, since the callbacks mutate the document.
+    json_doc = Marshal.load(Marshal.dump(records))
+    jetson_doc = Marshal.load(Marshal.dump(records))
+    [json_doc, jetson_doc].each do |d|
+      d.insert(20, churn.new(d))
+      d.insert(40, churn.new(d))
+    end
+    expected = JSON.generate(json_doc)
+    GC.stress = true
+    actual = Jetson.generate(jetson_doc)
+    GC.stress = false
+    assert_equal expected, actual
+  ensure
+    GC.stress = false
+  end
+
+  def test_repeated_keys_in_every_escape_mode
+    doc = Array.new(300) { |i| { "key/\u2028é#{i % 4}" => i, :"s\"#{i % 3}" => [i] } }
+    [{}, { script_safe: true }, { ascii_only: true }, { indent: " ", object_nl: "\n" }].each do |opts|
+      assert_equal JSON.generate(doc, opts), Jetson.generate(doc, opts), opts.inspect
+    end
+  end
+end

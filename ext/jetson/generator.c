@@ -5,6 +5,7 @@
 #include <math.h>
 
 #define JT_TO_JSON_CACHE 8
+#define JT_KEY_CACHE 64
 
 /* Per-call generation context; lives on the C stack. */
 typedef struct jt_gen {
@@ -18,9 +19,68 @@ typedef struct jt_gen {
     VALUE to_json_seen[JT_TO_JSON_CACHE];
     bool to_json_generic[JT_TO_JSON_CACHE];
     int to_json_seen_count;
+    /* Keys already written in this call: where their escaped, quoted bytes sit
+     * in the output (see key_cache_find). Entries count only while their epoch
+     * matches; the epoch moves on whenever Ruby code could run. */
+    struct jt_key_entry {
+        VALUE key;
+        uint32_t offset;
+        uint32_t length;
+        uint32_t epoch;
+    } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
+    uint32_t key_epoch;
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
+
+/* Hash keys repeat: a collection of records writes the same few keys again
+ * and again. Within one call, a key object that was written once is copied
+ * from where its escaped form already sits in the output instead of being
+ * escaped again. This is sound while no Ruby code runs: the document cannot
+ * change, so every key seen so far is alive and unchanged (Hash String keys
+ * are frozen; Symbols are immutable) and its address cannot be reused by
+ * another object. Anything that may run Ruby code calls key_cache_forget.
+ * Written bytes never move relative to the start of the output, except when
+ * streaming to an io, where the cache is off. */
+JT_INLINE void key_cache_forget(jt_gen *g)
+{
+    g->key_epoch++;
+}
+
+JT_INLINE struct jt_key_entry *key_cache_slot(jt_gen *g, VALUE key)
+{
+    uintptr_t h = (uintptr_t)key;
+    return &g->key_cache[((h >> 3) ^ (h >> 9)) & (JT_KEY_CACHE - 1)];
+}
+
+/* Writes the cached bytes for key and returns true, or returns false. */
+JT_INLINE bool key_cache_write(jt_gen *g, VALUE key)
+{
+    if (RB_UNLIKELY(!g->key_cache)) {
+        /* Small documents are over before a cache would pay for itself. */
+        if (!g->buf->heap || g->buf->io != Qnil) return false;
+        memset(g->key_cache_storage, 0, JT_KEY_CACHE * sizeof(*g->key_cache_storage));
+        g->key_cache = g->key_cache_storage;
+    }
+    struct jt_key_entry *e = key_cache_slot(g, key);
+    if (e->key != key || e->epoch != g->key_epoch) return false;
+    jt_buffer *b = g->buf;
+    jt_buffer_reserve(b, e->length);
+    memcpy(b->ptr + b->len, b->ptr + e->offset, e->length);
+    b->len += e->length;
+    return true;
+}
+
+JT_INLINE void key_cache_store(jt_gen *g, VALUE key, size_t start)
+{
+    if (!g->key_cache || g->buf->len > UINT32_MAX) return;
+    struct jt_key_entry *e = key_cache_slot(g, key);
+    e->key = key;
+    e->offset = (uint32_t)start;
+    e->length = (uint32_t)(g->buf->len - start);
+    e->epoch = g->key_epoch;
+}
+
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
 
 /* Deep documents are checked against the real stack limit, so that
@@ -85,6 +145,7 @@ static VALUE config_to_hash(const jt_config *cfg, long depth)
 
 static VALUE call_to_json(jt_gen *g, VALUE obj)
 {
+    key_cache_forget(g);
     if (!RTEST(g->vstate)) {
         VALUE json_state = json_gem_state_class();
         if (NIL_P(json_state)) {
@@ -136,6 +197,7 @@ static bool to_json_is_generic(jt_gen *g, VALUE obj)
 
 static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
 {
+    key_cache_forget(g);
     VALUE args[2] = { obj, is_key };
     return rb_proc_call_with_block(g->cfg->as_json, 2, args, Qnil);
 }
@@ -177,6 +239,7 @@ static VALUE encode_failed(VALUE str, VALUE error)
  * transcoded, and failure to transcode is a GeneratorError. */
 JT_NOINLINE static VALUE convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
 {
+    key_cache_forget(g);
     if (!as_json_called && g->cfg->strict && RTEST(g->cfg->as_json)) {
         VALUE coerced = call_as_json(g, str, Qfalse);
         if (coerced != str) {
@@ -284,6 +347,7 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
 {
     if (it->mixed_keys_seen) return;
     it->mixed_keys_seen = true;
+    key_cache_forget(it->g);
     const jt_config *cfg = it->g->cfg;
     if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
         rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, it->hash,
@@ -314,6 +378,23 @@ static void gen_key(struct hash_iter *it, VALUE key)
         it->first_key_type = key_type;
     }
 
+    /* The common case: a plain String or a Symbol, already UTF-8 ready. */
+    if (key_type == T_SYMBOL || (key_type == T_STRING && RBASIC_CLASS(key) == rb_cString)) {
+        if (RB_UNLIKELY(it->first_key_type != key_type)) on_mixed_keys(it);
+        if (key_cache_write(g, key)) return;
+        key_str = key_type == T_SYMBOL ? rb_sym2str(key) : key;
+        if (RB_LIKELY(string_is_json_ready(key_str))) {
+            size_t start = g->buf->len;
+            jt_escape_string(g->buf, RSTRING_PTR(key_str), (size_t)RSTRING_LEN(key_str), g->escape_mode);
+            key_cache_store(g, key, start);
+            return;
+        }
+        key_cache_forget(g);
+        key_str = convert_encoding(g, key_str, false, true);
+        goto write;
+    }
+
+    key_cache_forget(g);
     for (;;) {
         if (key_type == T_STRING) {
             if (RB_UNLIKELY(it->first_key_type != T_STRING)) on_mixed_keys(it);
@@ -341,6 +422,7 @@ static void gen_key(struct hash_iter *it, VALUE key)
     if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
         key_str = convert_encoding(g, key_str, as_json_called, true);
     }
+write:
     if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
         write_string_bytes(g, key_str);
     } else {
@@ -373,6 +455,7 @@ static void gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
+        key_cache_forget(g);
         hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
         Check_Type(hash, T_HASH);
     }
@@ -444,6 +527,7 @@ static void gen_float(jt_gen *g, VALUE obj)
 {
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(isnan(value) || isinf(value))) {
+        key_cache_forget(g); /* Float#to_s may be redefined */
         if (!g->cfg->allow_nan) {
             if (g->cfg->strict && RTEST(g->cfg->as_json)) {
                 VALUE replacement = call_as_json(g, obj, Qfalse);
@@ -484,6 +568,7 @@ static void gen_fragment(jt_gen *g, VALUE obj)
 /* Objects without a native encoding: their to_json, else their to_s. */
 static void gen_fallback(jt_gen *g, VALUE obj)
 {
+    key_cache_forget(g); /* respond_to?, to_json and to_s are Ruby code */
     bool has_to_json = rb_respond_to(obj, jt.id_to_json);
     if (has_to_json && to_json_is_generic(g, obj)) {
         switch (rb_type(obj)) {
@@ -561,6 +646,7 @@ again:
             case T_SYMBOL:
                 goto symbol;
             case T_STRUCT:
+                key_cache_forget(g); /* a constant lookup may autoload */
                 if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
                     gen_fragment(g, obj);
                     return;
@@ -608,6 +694,7 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
 VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
 {
     char stack[JT_STACK_BUFFER_SIZE];
+    struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
     jt_buffer buf;
     jt_buffer_init(&buf, stack, sizeof(stack), io, cfg->buffer_initial_length);
 
@@ -618,6 +705,9 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
         .escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
                        (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0),
         .vstate = Qfalse,
+        .key_cache = NULL,
+        .key_cache_storage = key_cache_storage,
+        .key_epoch = 1,
     };
     gen_value(&g, obj);
     VALUE result = jt_buffer_finish(&buf);
