@@ -108,6 +108,13 @@ class BadInputTest < Minitest::Test
     end
   end
 
+  def test_redefined_symbol_to_s_is_honoured
+    Symbol.class_eval { alias_method :jetson_original_to_s, :to_s; def to_s = "redefined" }
+    assert_generate_same([:a, { b: :c }])
+  ensure
+    Symbol.class_eval { alias_method :to_s, :jetson_original_to_s; remove_method :jetson_original_to_s }
+  end
+
   def test_mutating_the_document_from_to_json
     arr = [1, 2, 3]
     shrink = Class.new { define_method(:to_json) { |*| arr.clear; '"x"' } }

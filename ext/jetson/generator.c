@@ -29,6 +29,7 @@ typedef struct jt_gen {
         uint32_t epoch;
     } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
     uint32_t key_epoch;
+    enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
@@ -576,7 +577,6 @@ static void gen_fallback(jt_gen *g, VALUE obj)
             case T_ARRAY: gen_array(g, obj); return;
             /* "#{self}" makes a plain String copy; errors name that copy. */
             case T_STRING: gen_string(g, rb_enc_associate_index(rb_str_new(RSTRING_PTR(obj), RSTRING_LEN(obj)), ENCODING_GET(obj)), false); return;
-            case T_SYMBOL: gen_string(g, rb_sym2str(obj), false); return;
             default: gen_string(g, rb_obj_as_string(obj), false); return;
         }
     }
@@ -598,6 +598,21 @@ static void gen_fallback(jt_gen *g, VALUE obj)
     VALUE str = rb_funcall(obj, jt.id_to_s, 0);
     Check_Type(str, T_STRING);
     gen_string(g, str, false);
+}
+
+/* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
+ * name is the same for every Symbol of the call; it is settled once. */
+static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
+{
+    if (g->symbol_to_json == JT_SYMBOL_UNKNOWN) {
+        key_cache_forget(g);
+        /* Both the json gem's to_json ("#{self}") and the to_s fallback end
+         * in Symbol#to_s, which is the name itself unless redefined. */
+        bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
+                       (!rb_respond_to(sym, jt.id_to_json) || to_json_is_generic(g, sym));
+        g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
+    }
+    return g->symbol_to_json == JT_SYMBOL_GENERIC;
 }
 
 static void gen_value(jt_gen *g, VALUE obj)
@@ -660,6 +675,8 @@ again:
 symbol:
     if (g->cfg->strict) {
         gen_string(g, rb_sym2str(obj), as_json_called);
+    } else if (symbols_use_generic_to_json(g, obj)) {
+        gen_string(g, rb_sym2str(obj), false);
     } else {
         gen_fallback(g, obj);
     }
