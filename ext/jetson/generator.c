@@ -107,16 +107,12 @@ void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)
 
 /* --- state handed to to_json ------------------------------------------------ */
 
-/* The json gem's State class when json is loaded, else Qnil. A to_json written
- * for the json gem (`as_json.to_json(*args)`) only keeps our options and depth
- * if it is given a JSON::State, so that is what it gets when one exists. */
+/* A to_json written for the json gem (`as_json.to_json(*args)`) only keeps our
+ * options and depth if it is given a JSON::State, so that is what it gets
+ * when the json gem is loaded. */
 static VALUE json_gem_state_class(void)
 {
-    ID id_json = rb_intern("JSON");
-    if (!rb_const_defined(rb_cObject, id_json)) return Qnil;
-    VALUE mJSON = rb_const_get(rb_cObject, id_json);
-    if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined(mJSON, jt.id_json_state_class)) return Qnil;
-    VALUE klass = rb_const_get(mJSON, jt.id_json_state_class);
+    VALUE klass = jt_json_gem_constant(jt.id_json_state_class);
     return RB_TYPE_P(klass, T_CLASS) ? klass : Qnil;
 }
 
@@ -178,15 +174,10 @@ static bool to_json_is_generic(jt_gen *g, VALUE obj)
     }
 
     bool generic = false;
-    ID id_json = rb_intern("JSON");
-    ID id_methods = rb_intern("GeneratorMethods");
-    if (rb_const_defined(rb_cObject, id_json)) {
-        VALUE mJSON = rb_const_get(rb_cObject, id_json);
-        if (RB_TYPE_P(mJSON, T_MODULE) && rb_const_defined_at(mJSON, id_methods)) {
-            VALUE generic_module = rb_const_get_at(mJSON, id_methods);
-            VALUE method = rb_funcall(obj, rb_intern("method"), 1, ID2SYM(jt.id_to_json));
-            generic = rb_funcall(method, rb_intern("owner"), 0) == generic_module;
-        }
+    VALUE generic_module = jt_json_gem_constant(rb_intern("GeneratorMethods"));
+    if (RB_TYPE_P(generic_module, T_MODULE)) {
+        VALUE method = rb_funcall(obj, rb_intern("method"), 1, ID2SYM(jt.id_to_json));
+        generic = rb_funcall(method, rb_intern("owner"), 0) == generic_module;
     }
     if (g->to_json_seen_count < JT_TO_JSON_CACHE) {
         g->to_json_seen[g->to_json_seen_count] = klass;
@@ -551,11 +542,7 @@ static void gen_float(jt_gen *g, VALUE obj)
 /* JSON::Fragment when the json gem is loaded: pasted like our own. */
 static bool is_json_gem_fragment(VALUE klass)
 {
-    ID id_json = rb_intern("JSON");
-    if (!rb_const_defined(rb_cObject, id_json)) return false;
-    VALUE mJSON = rb_const_get(rb_cObject, id_json);
-    if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined(mJSON, jt.id_json_fragment_class)) return false;
-    return rb_const_get(mJSON, jt.id_json_fragment_class) == klass;
+    return jt_json_gem_constant(jt.id_json_fragment_class) == klass;
 }
 
 static void gen_fragment(jt_gen *g, VALUE obj)

@@ -161,13 +161,16 @@ void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
     rb_hash_foreach(opts, apply_option_i, (VALUE)&arg);
 }
 
-/* The json gem's State, when that gem is loaded; Qnil otherwise. */
-static VALUE json_state_class(void)
+/* JSON::<name> when the json gem is loaded and defines it; Qnil otherwise.
+ * Looked up on each use: the json gem may be loaded after Jetson. */
+VALUE jt_json_gem_constant(ID name)
 {
-    if (!rb_const_defined(rb_cObject, rb_intern("JSON"))) return Qnil;
-    VALUE mJSON = rb_const_get(rb_cObject, rb_intern("JSON"));
-    if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined(mJSON, rb_intern("State"))) return Qnil;
-    return rb_const_get(mJSON, rb_intern("State"));
+    ID id_json = rb_intern("JSON");
+    if (!rb_const_defined(rb_cObject, id_json)) return Qnil;
+    VALUE mJSON = rb_const_get(rb_cObject, id_json);
+    /* _at: a top-level constant of the same name is not the json gem's. */
+    if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined_at(mJSON, name)) return Qnil;
+    return rb_const_get_at(mJSON, name);
 }
 
 void jt_config_from_opts(jt_config *cfg, VALUE opts)
@@ -178,7 +181,7 @@ void jt_config_from_opts(jt_config *cfg, VALUE opts)
     } else if (jt_is_state(opts)) {
         *cfg = *jt_state_config(opts);
     } else {
-        VALUE json_state = json_state_class();
+        VALUE json_state = jt_json_gem_constant(jt.id_json_state_class);
         if (!NIL_P(json_state) && RTEST(rb_obj_is_kind_of(opts, json_state))) {
             /* Someone's to_json handed us the json gem's State: honour its options. */
             VALUE hash = rb_funcall(opts, jt.id_to_h, 0);

@@ -29,5 +29,6 @@ void jt_config_from_opts(jt_config *cfg, VALUE opts);
 jt_config *jt_state_config(VALUE state);
 VALUE jt_state_new_from_config(const jt_config *cfg, long depth);
 bool jt_is_state(VALUE obj);
+VALUE jt_json_gem_constant(ID name);
 
 #endif
