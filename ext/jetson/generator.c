@@ -259,14 +259,21 @@ JT_NOINLINE static VALUE convert_encoding(jt_gen *g, VALUE str, bool as_json_cal
     return rb_rescue(encode_to_utf8, str, encode_failed, str);
 }
 
+/* A String already known to be ASCII or valid UTF-8. */
+JT_INLINE void write_ready_string(jt_gen *g, VALUE str)
+{
+    jt_escape_string(g->buf, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), g->escape_mode);
+    RB_GC_GUARD(str);
+}
+
+/* A String that came out of a conversion: its bytes may still be broken. */
 JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
 {
     int cr = string_coderange(str);
     if (RB_UNLIKELY(cr != RUBY_ENC_CODERANGE_7BIT && cr != RUBY_ENC_CODERANGE_VALID)) {
         jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
     }
-    jt_escape_string(g->buf, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), g->escape_mode);
-    RB_GC_GUARD(str);
+    write_ready_string(g, str);
 }
 
 /* Any T_STRING value (the json gem's generate_json_string). as_json gets one
@@ -274,13 +281,15 @@ JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
  * an error, so a callback cannot bounce a value back and forth forever. */
 static void gen_string(jt_gen *g, VALUE str, bool as_json_called)
 {
-    if (RB_UNLIKELY(!string_is_json_ready(str))) {
-        if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
-        str = convert_encoding(g, str, false, false);
-        if (!RB_TYPE_P(str, T_STRING)) {
-            gen_value(g, str);
-            return;
-        }
+    if (RB_LIKELY(string_is_json_ready(str))) {
+        write_ready_string(g, str);
+        return;
+    }
+    if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
+    str = convert_encoding(g, str, false, false);
+    if (!RB_TYPE_P(str, T_STRING)) {
+        gen_value(g, str);
+        return;
     }
     write_string_bytes(g, str);
 }
@@ -377,7 +386,7 @@ static void gen_key(struct hash_iter *it, VALUE key)
         key_str = key_type == T_SYMBOL ? rb_sym2str(key) : key;
         if (RB_LIKELY(string_is_json_ready(key_str))) {
             size_t start = g->buf->len;
-            jt_escape_string(g->buf, RSTRING_PTR(key_str), (size_t)RSTRING_LEN(key_str), g->escape_mode);
+            write_ready_string(g, key_str);
             key_cache_store(g, key, start);
             return;
         }
@@ -623,7 +632,7 @@ again:
             case T_STRING:
                 if (klass != rb_cString) goto general;
                 if (RB_LIKELY(string_is_json_ready(obj))) {
-                    write_string_bytes(g, obj);
+                    write_ready_string(g, obj);
                     return;
                 }
                 if (as_json_called) jt_raise_generator_error(obj, "source sequence is illegal/malformed utf-8");
@@ -689,7 +698,7 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
         gen_fixnum(g, obj);
     } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cString &&
                RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
-        jt_escape_string(g->buf, RSTRING_PTR(obj), (size_t)RSTRING_LEN(obj), g->escape_mode);
+        write_ready_string(g, obj);
     } else {
         gen_value(g, obj);
     }
