@@ -10,11 +10,21 @@ void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long
     b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
 }
 
+/* rb_utf8_str_new goes through rb_enc_associate_index, which costs as much as
+ * generating a small document; a new String has no coderange to reset, so
+ * its encoding bits are set directly. */
+static VALUE utf8_str_new(const char *ptr, size_t len)
+{
+    VALUE str = rb_str_new(ptr, (long)len);
+    RB_ENCODING_SET_INLINED(str, jt.utf8_encindex);
+    return str;
+}
+
 static void jt_buffer_flush(jt_buffer *b)
 {
     if (b->len == 0) return;
     /* A fresh String per chunk: the io may keep the object it was given. */
-    rb_io_write(b->io, rb_utf8_str_new(b->ptr, (long)b->len));
+    rb_io_write(b->io, utf8_str_new(b->ptr, b->len));
     b->len = 0;
 }
 
@@ -59,7 +69,7 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
 void jt_buffer_append_large(jt_buffer *b, const char *src, size_t n)
 {
     jt_buffer_flush(b);
-    rb_io_write(b->io, rb_utf8_str_new(src, (long)n));
+    rb_io_write(b->io, utf8_str_new(src, n));
 }
 
 VALUE jt_buffer_finish(jt_buffer *b)
@@ -71,7 +81,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
         return b->io;
     }
     if (!b->heap) {
-        return rb_utf8_str_new(b->ptr, (long)b->len);
+        return utf8_str_new(b->ptr, b->len);
     }
     VALUE result = b->heap;
     /* Give back a large unused tail; small slack is cheaper to keep. */
@@ -80,7 +90,9 @@ VALUE jt_buffer_finish(jt_buffer *b)
     } else {
         rb_str_set_len(result, (long)b->len);
     }
-    rb_enc_associate_index(result, jt.utf8_encindex);
+    /* Built as BINARY bytes by us alone: nothing to transcode or re-scan. */
+    RB_ENCODING_SET_INLINED(result, jt.utf8_encindex);
+    RB_ENC_CODERANGE_CLEAR(result);
     rb_obj_reveal(result, rb_cString);
     b->heap = 0;
     return result;

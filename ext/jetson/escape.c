@@ -57,17 +57,6 @@ static char *escape_non_ascii(char *dst, const unsigned char **pp, const unsigne
     return write_u_escape(dst, code);
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* High bit set in each byte of x equal to b. Borrows can only flag bytes
- * above a real match, so the lowest flagged byte is always exact. */
-JT_INLINE uint64_t swar_equal(uint64_t x, unsigned char b)
-{
-    uint64_t y = x ^ (ONES * b);
-    return (y - ONES) & ~y & HIGHS;
-}
-
 /* Reads n (1..7) bytes as a little-endian word, zero above them, with loads
  * that stay inside [p, p + n). */
 JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)
@@ -85,15 +74,6 @@ JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)
         return (uint64_t)lo16 | ((uint64_t)hi16 << (8 * (n - 2)));
     }
     return p[0];
-}
-
-/* The SWAR twin of `attention`: flags the bytes that stop a plain copy. */
-JT_INLINE uint64_t swar_attention(uint64_t x, int mode)
-{
-    uint64_t hit = ((x - ONES * 0x20) & ~x & HIGHS) | swar_equal(x, '"') | swar_equal(x, '\\');
-    if (mode & JT_ESCAPE_SCRIPT_SAFE) hit |= swar_equal(x, '/') | swar_equal(x, 0xE2);
-    if (mode & JT_ESCAPE_ASCII_ONLY) hit |= x & HIGHS;
-    return hit;
 }
 
 /* Escapes [p, end) into dst, which has room for 6 bytes per input byte (the
@@ -137,7 +117,7 @@ JT_INLINE char *escape_into(char *dst, const unsigned char *p, const unsigned ch
             uint64_t x;
             memcpy(&x, p, 8);
             memcpy(dst, &x, 8);
-            uint64_t hit = swar_attention(x, mode);
+            uint64_t hit = jt_swar_attention(x, mode);
             if (hit) {
                 int skip = __builtin_ctzll(hit) >> 3;
                 dst += skip;
@@ -153,7 +133,7 @@ JT_INLINE char *escape_into(char *dst, const unsigned char *p, const unsigned ch
             size_t rest = (size_t)(end - p);
             uint64_t x = load_partial(p, rest);
             memcpy(dst, &x, 8);
-            uint64_t hit = swar_attention(x, mode) & (HIGHS >> (8 * (8 - rest)));
+            uint64_t hit = jt_swar_attention(x, mode) & (JT_HIGHS >> (8 * (8 - rest)));
             if (!hit) return dst + rest;
             int skip = __builtin_ctzll(hit) >> 3;
             dst += skip;
@@ -221,7 +201,7 @@ JT_INLINE char *escape_mode(char *dst, const unsigned char *p, const unsigned ch
 #define JT_ESCAPE_SLICE 8192
 #define JT_ESCAPE_SLACK 8
 
-void jt_escape_string(jt_buffer *b, const char *src, size_t len, int mode)
+void jt_escape_string_general(jt_buffer *b, const char *src, size_t len, int mode)
 {
     const unsigned char *p = (const unsigned char *)src;
     const unsigned char *end = p + len;

@@ -10,7 +10,77 @@ enum {
     JT_ESCAPE_ASCII_ONLY = 4,  /* also every non-ASCII character, as \uXXXX */
 };
 
-/* Writes `src` (valid UTF-8) as a quoted JSON string. */
-void jt_escape_string(jt_buffer *b, const char *src, size_t len, int mode);
+/* Any string, any length: the vector loops of escape.c. */
+void jt_escape_string_general(jt_buffer *b, const char *src, size_t len, int mode);
+
+#define JT_ONES UINT64_C(0x0101010101010101)
+#define JT_HIGHS UINT64_C(0x8080808080808080)
+
+/* High bit set in each byte of x equal to b. Borrows can only flag bytes
+ * above a real match, so the lowest flagged byte is always exact. */
+JT_INLINE uint64_t jt_swar_equal(uint64_t x, unsigned char b)
+{
+    uint64_t y = x ^ (JT_ONES * b);
+    return (y - JT_ONES) & ~y & JT_HIGHS;
+}
+
+/* Flags the bytes of x that stop a plain copy in this mode. */
+JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
+{
+    uint64_t hit = ((x - JT_ONES * 0x20) & ~x & JT_HIGHS) | jt_swar_equal(x, '"') | jt_swar_equal(x, '\\');
+    if (mode & JT_ESCAPE_SCRIPT_SAFE) hit |= jt_swar_equal(x, '/') | jt_swar_equal(x, 0xE2);
+    if (mode & JT_ESCAPE_ASCII_ONLY) hit |= x & JT_HIGHS;
+    return hit;
+}
+
+/* Writes `src` (valid UTF-8) as a quoted JSON string.
+ *
+ * Most strings in real documents (keys, ids, names) are a few bytes long and
+ * need no escaping. Those are checked and copied here, inline, with two
+ * overlapping loads that cover the string exactly (never a byte outside it),
+ * so the common case costs a few dozen instructions and no call. */
+JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int mode)
+{
+    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
+        /* Two words that together hold every byte of the string (some
+         * twice, which is harmless: the check only looks for bytes that need
+         * attention), then stored back where they came from. */
+        uint64_t lo, hi;
+        if (len >= 8) {
+            memcpy(&lo, src, 8);
+            memcpy(&hi, src + len - 8, 8);
+        } else if (len >= 4) {
+            uint32_t l4, h4;
+            memcpy(&l4, src, 4);
+            memcpy(&h4, src + len - 4, 4);
+            lo = hi = l4 | ((uint64_t)h4 << 32);
+        } else {
+            uint32_t w = (unsigned char)src[0] | ((uint32_t)(unsigned char)src[len / 2] << 8) |
+                         ((uint32_t)(unsigned char)src[len - 1] << 16) | ((uint32_t)(unsigned char)src[0] << 24);
+            lo = hi = w * UINT64_C(0x100000001);
+        }
+        if (!(jt_swar_attention(lo, mode) | jt_swar_attention(hi, mode))) {
+            jt_buffer_reserve(b, len + 2);
+            char *dst = b->ptr + b->len;
+            dst[0] = '"';
+            if (len >= 8) {
+                memcpy(dst + 1, &lo, 8);
+                memcpy(dst + 1 + len - 8, &hi, 8);
+            } else if (len >= 4) {
+                uint32_t l4 = (uint32_t)lo, h4 = (uint32_t)(hi >> 32);
+                memcpy(dst + 1, &l4, 4);
+                memcpy(dst + 1 + len - 4, &h4, 4);
+            } else {
+                dst[1] = src[0];
+                dst[1 + len / 2] = src[len / 2];
+                dst[len] = src[len - 1];
+            }
+            dst[len + 1] = '"';
+            b->len += len + 2;
+            return;
+        }
+    }
+    jt_escape_string_general(b, src, len, mode);
+}
 
 #endif
