@@ -3,6 +3,10 @@
 
 #include "buffer.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Which characters a JSON string must escape; the bits combine. */
 enum {
     JT_ESCAPE_BASIC = 1,       /* '"', '\\' and control characters: always */
@@ -33,6 +37,27 @@ JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
     return hit;
 }
 
+/* Whether any byte of the two words needs attention in this mode. */
+JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)lo), _mm_cvtsi64_si128((long long)hi));
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
+    if (RB_UNLIKELY(mode != JT_ESCAPE_BASIC)) {
+        if (mode & JT_ESCAPE_SCRIPT_SAFE) {
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+        }
+        if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm_or_si128(hit, v);
+    }
+    return _mm_movemask_epi8(hit) != 0;
+#else
+    return (jt_swar_attention(lo, mode) | jt_swar_attention(hi, mode)) != 0;
+#endif
+}
+
 /* Writes `src` (valid UTF-8) as a quoted JSON string.
  *
  * Most strings in real documents (keys, ids, names) are a few bytes long and
@@ -59,7 +84,7 @@ JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int m
                          ((uint32_t)(unsigned char)src[len - 1] << 16) | ((uint32_t)(unsigned char)src[0] << 24);
             lo = hi = w * UINT64_C(0x100000001);
         }
-        if (!(jt_swar_attention(lo, mode) | jt_swar_attention(hi, mode))) {
+        if (!jt_short_attention(lo, hi, mode)) {
             jt_buffer_reserve(b, len + 2);
             char *dst = b->ptr + b->len;
             dst[0] = '"';

@@ -6,6 +6,7 @@
 
 #define JT_TO_JSON_CACHE 8
 #define JT_KEY_CACHE 64
+#define JT_KEY_CACHE_MIN 16 /* longest key written without the cache */
 
 /* Per-call generation context; lives on the C stack. */
 typedef struct jt_gen {
@@ -30,6 +31,7 @@ typedef struct jt_gen {
     } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
     uint32_t key_epoch;
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
+    bool symbols_are_names; /* settled: a Symbol is written as its name */
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
@@ -367,33 +369,22 @@ static VALUE string_subclass_key(VALUE key)
     return str;
 }
 
-static void gen_key(struct hash_iter *it, VALUE key)
+/* A key longer than JT_KEY_CACHE_MIN: copied from its first occurrence in
+ * this call when there is one. */
+JT_NOINLINE static void gen_cached_key(jt_gen *g, VALUE key, VALUE key_str)
+{
+    if (key_cache_write(g, key)) return;
+    size_t start = g->buf->len;
+    write_ready_string(g, key_str);
+    key_cache_store(g, key, start);
+}
+
+/* Every key that is not a plain, UTF-8 ready String or Symbol. */
+JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key_type)
 {
     jt_gen *g = it->g;
-    int key_type = rb_type(key);
     bool as_json_called = false;
     VALUE key_str;
-
-    if (it->first) {
-        it->first = false;
-        it->first_key_type = key_type;
-    }
-
-    /* The common case: a plain String or a Symbol, already UTF-8 ready. */
-    if (key_type == T_SYMBOL || (key_type == T_STRING && RBASIC_CLASS(key) == rb_cString)) {
-        if (RB_UNLIKELY(it->first_key_type != key_type)) on_mixed_keys(it);
-        if (key_cache_write(g, key)) return;
-        key_str = key_type == T_SYMBOL ? rb_sym2str(key) : key;
-        if (RB_LIKELY(string_is_json_ready(key_str))) {
-            size_t start = g->buf->len;
-            write_ready_string(g, key_str);
-            key_cache_store(g, key, start);
-            return;
-        }
-        key_cache_forget(g);
-        key_str = convert_encoding(g, key_str, false, true);
-        goto write;
-    }
 
     key_cache_forget(g);
     for (;;) {
@@ -423,12 +414,55 @@ static void gen_key(struct hash_iter *it, VALUE key)
     if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
         key_str = convert_encoding(g, key_str, as_json_called, true);
     }
-write:
     if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
         write_string_bytes(g, key_str);
     } else {
         gen_value(g, key_str);
     }
+}
+
+/* The common case inline: a plain String or a Symbol, already UTF-8 ready. */
+JT_INLINE void gen_key(struct hash_iter *it, VALUE key)
+{
+    jt_gen *g = it->g;
+    int key_type = rb_type(key);
+    if (key_type == T_SYMBOL || (key_type == T_STRING && RBASIC_CLASS(key) == rb_cString)) {
+        if (RB_UNLIKELY(it->first_key_type != key_type)) on_mixed_keys(it);
+        VALUE key_str = key_type == T_SYMBOL ? rb_sym2str(key) : key;
+        if (RB_LIKELY(string_is_json_ready(key_str))) {
+            /* Short keys are cheaper to write again than to look up. */
+            if (RSTRING_LEN(key_str) <= JT_KEY_CACHE_MIN) {
+                write_ready_string(g, key_str);
+            } else {
+                gen_cached_key(g, key, key_str);
+            }
+            return;
+        }
+    }
+    gen_key_general(it, key, key_type);
+}
+
+/* The first pair sets the key type that later keys are checked against. */
+JT_INLINE void pair_separator(struct hash_iter *it, VALUE key)
+{
+    if (RB_LIKELY(!it->first)) {
+        jt_buffer_push(it->g->buf, ',');
+    } else {
+        it->first = false;
+        it->first_key_type = rb_type(key);
+    }
+}
+
+/* Without layout options, the loop body is only this. */
+static int hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
+{
+    struct hash_iter *it = (struct hash_iter *)data;
+    jt_gen *g = it->g;
+    pair_separator(it, key);
+    gen_key(it, key);
+    jt_buffer_push(g->buf, ':');
+    gen_element(g, value);
+    return ST_CONTINUE;
 }
 
 static int hash_pair_i(VALUE key, VALUE value, VALUE data)
@@ -437,7 +471,7 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     jt_gen *g = it->g;
     const jt_config *cfg = g->cfg;
 
-    if (!it->first) jt_buffer_push(g->buf, ',');
+    pair_separator(it, key);
     if (RB_UNLIKELY(cfg->object_nl)) {
         write_layout(g, cfg->object_nl);
         write_indent(g, g->depth);
@@ -470,7 +504,8 @@ static void gen_hash(jt_gen *g, VALUE hash)
 
     jt_buffer_push(g->buf, '{');
     struct hash_iter it = { .g = g, .hash = hash, .first = true };
-    rb_hash_foreach(hash, hash_pair_i, (VALUE)&it);
+    bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
+    rb_hash_foreach(hash, compact ? hash_pair_compact_i : hash_pair_i, (VALUE)&it);
     long depth = --g->depth;
     if (RB_UNLIKELY(cfg->object_nl)) {
         write_layout(g, cfg->object_nl);
@@ -670,8 +705,10 @@ again:
 
 symbol:
     if (g->cfg->strict) {
+        g->symbols_are_names = true;
         gen_string(g, rb_sym2str(obj), as_json_called);
     } else if (symbols_use_generic_to_json(g, obj)) {
+        g->symbols_are_names = true;
         gen_string(g, rb_sym2str(obj), false);
     } else {
         gen_fallback(g, obj);
@@ -699,6 +736,16 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cString &&
                RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
         write_ready_string(g, obj);
+    } else if (obj == Qnil) {
+        jt_buffer_append(g->buf, "null", 4);
+    } else if (RB_SYMBOL_P(obj) && g->symbols_are_names) {
+        /* Settled by the first Symbol of the call (gen_value). */
+        VALUE name = rb_sym2str(obj);
+        if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
+            write_ready_string(g, name);
+        } else {
+            gen_string(g, name, false);
+        }
     } else {
         gen_value(g, obj);
     }
