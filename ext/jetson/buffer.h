@@ -19,6 +19,7 @@ typedef struct jt_buffer {
 
 #define JT_STACK_BUFFER_SIZE 2048
 #define JT_IO_CHUNK_SIZE 16384
+#define JT_COPY_OUT_SIZE (1024 * 1024) /* see jt_buffer_finish */
 
 void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length);
 void jt_buffer_grow(jt_buffer *b, size_t need);

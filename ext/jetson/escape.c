@@ -76,123 +76,56 @@ JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)
     return p[0];
 }
 
-/* Escapes [p, end) into dst, which has room for 6 bytes per input byte (the
- * most any byte can grow: a control character becomes \u00XX) plus
- * JT_ESCAPE_SLACK. With that room guaranteed, runs are copied a vector or a
- * word at a time by storing what was just scanned, even past the character
- * that stops the run. */
-JT_INLINE char *escape_into(char *dst, const unsigned char *p, const unsigned char *end, int mode)
-{
-    for (;;) {
-#ifdef __SSE2__
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i below_space = _mm_set1_epi8(0x1F);
-        const __m128i slash = _mm_set1_epi8('/');
-        const __m128i line_sep_lead = _mm_set1_epi8((char)0xE2);
-        while (end - p >= 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)p);
-            __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
-            /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v));
-            if (mode & JT_ESCAPE_SCRIPT_SAFE) {
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, slash));
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, line_sep_lead));
-            }
-            int mask = _mm_movemask_epi8(hit);
-            if (mode & JT_ESCAPE_ASCII_ONLY) mask |= _mm_movemask_epi8(v);
-            _mm_storeu_si128((__m128i *)dst, v);
-            if (mask) {
-                int skip = __builtin_ctz((unsigned)mask);
-                dst += skip;
-                p += skip;
-                goto special;
-            }
-            dst += 16;
-            p += 16;
-        }
+/* The loops, once for the baseline instruction set and, with GCC or clang on
+ * x86-64, once more for AVX2, chosen per string at run time. */
+#define JT_ESCAPE_AVX2 0
+#define JT_ESCAPE_NAME(f) f##_sse2
+#include "escape_loop.h"
+#undef JT_ESCAPE_AVX2
+#undef JT_ESCAPE_NAME
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define JT_HAVE_AVX2_TARGET 1
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#include <immintrin.h>
+#define JT_ESCAPE_AVX2 1
+#define JT_ESCAPE_NAME(f) f##_avx2
+#include "escape_loop.h"
+#undef JT_ESCAPE_AVX2
+#undef JT_ESCAPE_NAME
+#pragma GCC pop_options
+#else
+#define JT_HAVE_AVX2_TARGET 0
 #endif
-        /* Eight bytes at a time for what SSE2 left (and for short strings). */
-        while (end - p >= 8) {
-            uint64_t x;
-            memcpy(&x, p, 8);
-            memcpy(dst, &x, 8);
-            uint64_t hit = jt_swar_attention(x, mode);
-            if (hit) {
-                int skip = __builtin_ctzll(hit) >> 3;
-                dst += skip;
-                p += skip;
-                goto special;
-            }
-            dst += 8;
-            p += 8;
-        }
-        /* The last 1..7 bytes in one word too, read without overrunning. */
-        if (p >= end) return dst;
-        {
-            size_t rest = (size_t)(end - p);
-            uint64_t x = load_partial(p, rest);
-            memcpy(dst, &x, 8);
-            uint64_t hit = jt_swar_attention(x, mode) & (JT_HIGHS >> (8 * (8 - rest)));
-            if (!hit) return dst + rest;
-            int skip = __builtin_ctzll(hit) >> 3;
-            dst += skip;
-            p += skip;
-        }
 
-    special:
-        {
-            unsigned char c = *p;
-            if (c < 0x80) {
-                char e = short_escape[c];
-                if (e == 'u') {
-                    dst = write_u_escape(dst, c);
-                } else {
-                    dst[0] = '\\';
-                    dst[1] = e;
-                    dst += 2;
-                }
-                p++;
-            } else if (mode & JT_ESCAPE_ASCII_ONLY) {
-                dst = escape_non_ascii(dst, &p, end);
-            } else if (c == 0xE2 && end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
-                dst = write_u_escape(dst, p[2] == 0xA8 ? 0x2028 : 0x2029);
-                p += 3;
-            } else {
-                *dst++ = (char)*p++; /* an ordinary 0xE2 lead byte in script-safe mode */
-            }
-        }
-    }
-}
-
-/* One copy per mode, so that each loop carries only its own checks. */
-static char *escape_basic(char *dst, const unsigned char *p, const unsigned char *end)
+JT_INLINE bool cpu_has_avx2(void)
 {
-    return escape_into(dst, p, end, JT_ESCAPE_BASIC);
-}
-
-static char *escape_script_safe(char *dst, const unsigned char *p, const unsigned char *end)
-{
-    return escape_into(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE);
-}
-
-static char *escape_ascii_only(char *dst, const unsigned char *p, const unsigned char *end)
-{
-    return escape_into(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY);
-}
-
-static char *escape_ascii_script_safe(char *dst, const unsigned char *p, const unsigned char *end)
-{
-    return escape_into(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_ASCII_ONLY);
+#if JT_HAVE_AVX2_TARGET
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
 }
 
 JT_INLINE char *escape_mode(char *dst, const unsigned char *p, const unsigned char *end, int mode)
 {
+#if JT_HAVE_AVX2_TARGET
+    /* Long runs are scanned 32 bytes at a time where the CPU can. */
+    if (end - p >= 64 && cpu_has_avx2()) {
+        switch (mode) {
+            case JT_ESCAPE_BASIC: return escape_basic_avx2(dst, p, end);
+            case JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE: return escape_script_safe_avx2(dst, p, end);
+            case JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY: return escape_ascii_only_avx2(dst, p, end);
+            default: return escape_ascii_script_safe_avx2(dst, p, end);
+        }
+    }
+#endif
     switch (mode) {
-        case JT_ESCAPE_BASIC: return escape_basic(dst, p, end);
-        case JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE: return escape_script_safe(dst, p, end);
-        case JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY: return escape_ascii_only(dst, p, end);
-        default: return escape_ascii_script_safe(dst, p, end);
+        case JT_ESCAPE_BASIC: return escape_basic_sse2(dst, p, end);
+        case JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE: return escape_script_safe_sse2(dst, p, end);
+        case JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY: return escape_ascii_only_sse2(dst, p, end);
+        default: return escape_ascii_script_safe_sse2(dst, p, end);
     }
 }
 

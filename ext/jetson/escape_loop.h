@@ -1,0 +1,142 @@
+/* Escaping loops, instantiated once per instruction set by escape.c:
+ * JT_ESCAPE_NAME(f) names this instance's copy of f, and JT_ESCAPE_AVX2 adds
+ * a 32-byte loop in front of the 16-byte one. Not a standalone header. */
+
+/* Escapes [p, end) into dst, which has room for 6 bytes per input byte (the
+ * most any byte can grow: a control character becomes \u00XX) plus
+ * JT_ESCAPE_SLACK. With that room guaranteed, runs are copied a vector or a
+ * word at a time by storing what was just scanned, even past the character
+ * that stops the run. */
+JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, const unsigned char *end, int mode)
+{
+    for (;;) {
+#if JT_ESCAPE_AVX2
+        {
+            const __m256i quote = _mm256_set1_epi8('"');
+            const __m256i backslash = _mm256_set1_epi8('\\');
+            const __m256i below_space = _mm256_set1_epi8(0x1F);
+            const __m256i slash = _mm256_set1_epi8('/');
+            const __m256i line_sep_lead = _mm256_set1_epi8((char)0xE2);
+            while (end - p >= 32) {
+                __m256i v = _mm256_loadu_si256((const __m256i *)p);
+                __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash));
+                hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(_mm256_min_epu8(v, below_space), v));
+                if (mode & JT_ESCAPE_SCRIPT_SAFE) {
+                    hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, slash));
+                    hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, line_sep_lead));
+                }
+                unsigned mask = (unsigned)_mm256_movemask_epi8(hit);
+                if (mode & JT_ESCAPE_ASCII_ONLY) mask |= (unsigned)_mm256_movemask_epi8(v);
+                _mm256_storeu_si256((__m256i *)dst, v);
+                if (mask) {
+                    int skip = __builtin_ctz(mask);
+                    dst += skip;
+                    p += skip;
+                    goto special;
+                }
+                dst += 32;
+                p += 32;
+            }
+        }
+#endif
+#ifdef __SSE2__
+        const __m128i quote = _mm_set1_epi8('"');
+        const __m128i backslash = _mm_set1_epi8('\\');
+        const __m128i below_space = _mm_set1_epi8(0x1F);
+        const __m128i slash = _mm_set1_epi8('/');
+        const __m128i line_sep_lead = _mm_set1_epi8((char)0xE2);
+        while (end - p >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)p);
+            __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
+            /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v));
+            if (mode & JT_ESCAPE_SCRIPT_SAFE) {
+                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, slash));
+                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, line_sep_lead));
+            }
+            int mask = _mm_movemask_epi8(hit);
+            if (mode & JT_ESCAPE_ASCII_ONLY) mask |= _mm_movemask_epi8(v);
+            _mm_storeu_si128((__m128i *)dst, v);
+            if (mask) {
+                int skip = __builtin_ctz((unsigned)mask);
+                dst += skip;
+                p += skip;
+                goto special;
+            }
+            dst += 16;
+            p += 16;
+        }
+#endif
+        /* Eight bytes at a time for what SSE2 left (and for short strings). */
+        while (end - p >= 8) {
+            uint64_t x;
+            memcpy(&x, p, 8);
+            memcpy(dst, &x, 8);
+            uint64_t hit = jt_swar_attention(x, mode);
+            if (hit) {
+                int skip = __builtin_ctzll(hit) >> 3;
+                dst += skip;
+                p += skip;
+                goto special;
+            }
+            dst += 8;
+            p += 8;
+        }
+        /* The last 1..7 bytes in one word too, read without overrunning. */
+        if (p >= end) return dst;
+        {
+            size_t rest = (size_t)(end - p);
+            uint64_t x = load_partial(p, rest);
+            memcpy(dst, &x, 8);
+            uint64_t hit = jt_swar_attention(x, mode) & (JT_HIGHS >> (8 * (8 - rest)));
+            if (!hit) return dst + rest;
+            int skip = __builtin_ctzll(hit) >> 3;
+            dst += skip;
+            p += skip;
+        }
+
+    special:
+        {
+            unsigned char c = *p;
+            if (c < 0x80) {
+                char e = short_escape[c];
+                if (e == 'u') {
+                    dst = write_u_escape(dst, c);
+                } else {
+                    dst[0] = '\\';
+                    dst[1] = e;
+                    dst += 2;
+                }
+                p++;
+            } else if (mode & JT_ESCAPE_ASCII_ONLY) {
+                dst = escape_non_ascii(dst, &p, end);
+            } else if (c == 0xE2 && end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+                dst = write_u_escape(dst, p[2] == 0xA8 ? 0x2028 : 0x2029);
+                p += 3;
+            } else {
+                *dst++ = (char)*p++; /* an ordinary 0xE2 lead byte in script-safe mode */
+            }
+        }
+    }
+}
+
+/* One copy per mode, so that each loop carries only its own checks. */
+static char *JT_ESCAPE_NAME(escape_basic)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC);
+}
+
+static char *JT_ESCAPE_NAME(escape_script_safe)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE);
+}
+
+static char *JT_ESCAPE_NAME(escape_ascii_only)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY);
+}
+
+static char *JT_ESCAPE_NAME(escape_ascii_script_safe)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_ASCII_ONLY);
+}
