@@ -738,6 +738,10 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
         write_ready_string(g, obj);
     } else if (obj == Qnil) {
         jt_buffer_append(g->buf, "null", 4);
+    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cHash) {
+        gen_hash(g, obj);
+    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray) {
+        gen_array(g, obj);
     } else if (RB_SYMBOL_P(obj) && g->symbols_are_names) {
         /* Settled by the first Symbol of the call (gen_value). */
         VALUE name = rb_sym2str(obj);
