@@ -1,15 +1,5 @@
 #include "buffer.h"
 
-void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length)
-{
-    b->ptr = stack;
-    b->len = 0;
-    b->capa = stack_capa;
-    b->heap = 0;
-    b->io = NIL_P(io) ? Qnil : io;
-    b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
-}
-
 /* rb_utf8_str_new goes through rb_enc_associate_index, which costs as much as
  * generating a small document; a new String has no coderange to reset, so
  * its encoding bits are set directly. */

@@ -21,7 +21,16 @@ typedef struct jt_buffer {
 #define JT_IO_CHUNK_SIZE 16384
 #define JT_COPY_OUT_SIZE (1024 * 1024) /* see jt_buffer_finish */
 
-void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length);
+JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length)
+{
+    b->ptr = stack;
+    b->len = 0;
+    b->capa = stack_capa;
+    b->heap = 0;
+    b->io = NIL_P(io) ? Qnil : io;
+    b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
+}
+
 void jt_buffer_grow(jt_buffer *b, size_t need);
 void jt_buffer_append_large(jt_buffer *b, const char *src, size_t n);
 VALUE jt_buffer_finish(jt_buffer *b);

@@ -37,11 +37,10 @@ JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
     return hit;
 }
 
-/* Whether any byte of the two words needs attention in this mode. */
-JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
-{
 #ifdef __SSE2__
-    __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)lo), _mm_cvtsi64_si128((long long)hi));
+/* Nonzero when any byte of v needs attention in this mode. */
+JT_INLINE int jt_vector_attention(__m128i v, int mode)
+{
     __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
     hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
@@ -52,7 +51,16 @@ JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
         }
         if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm_or_si128(hit, v);
     }
-    return _mm_movemask_epi8(hit) != 0;
+    return _mm_movemask_epi8(hit);
+}
+#endif
+
+/* Whether any byte of the two words needs attention in this mode. */
+JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)lo), _mm_cvtsi64_si128((long long)hi));
+    return jt_vector_attention(v, mode) != 0;
 #else
     return (jt_swar_attention(lo, mode) | jt_swar_attention(hi, mode)) != 0;
 #endif
@@ -105,6 +113,22 @@ JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int m
             return;
         }
     }
+#ifdef __SSE2__
+    else if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
+        __m128i first = _mm_loadu_si128((const __m128i *)src);
+        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
+        if (!(jt_vector_attention(first, mode) | jt_vector_attention(last, mode))) {
+            jt_buffer_reserve(b, len + 2);
+            char *dst = b->ptr + b->len;
+            dst[0] = '"';
+            _mm_storeu_si128((__m128i *)(dst + 1), first);
+            _mm_storeu_si128((__m128i *)(dst + 1 + len - 16), last);
+            dst[len + 1] = '"';
+            b->len += len + 2;
+            return;
+        }
+    }
+#endif
     jt_escape_string_general(b, src, len, mode);
 }
 

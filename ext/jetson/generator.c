@@ -762,17 +762,21 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     jt_buffer buf;
     jt_buffer_init(&buf, stack, sizeof(stack), io, cfg->buffer_initial_length);
 
-    jt_gen g = {
-        .buf = &buf,
-        .cfg = cfg,
-        .depth = cfg->depth,
-        .escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
-                       (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0),
-        .vstate = Qfalse,
-        .key_cache = NULL,
-        .key_cache_storage = key_cache_storage,
-        .key_epoch = 1,
-    };
+    /* Field by field: an initializer would also zero the per-class to_json
+     * cache, which only counts up to to_json_seen_count. */
+    jt_gen g;
+    g.buf = &buf;
+    g.cfg = cfg;
+    g.depth = cfg->depth;
+    g.escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
+                    (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
+    g.vstate = Qfalse;
+    g.to_json_seen_count = 0;
+    g.key_cache = NULL;
+    g.key_cache_storage = key_cache_storage;
+    g.key_epoch = 1;
+    g.symbol_to_json = JT_SYMBOL_UNKNOWN;
+    g.symbols_are_names = false;
     gen_value(&g, obj);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);

@@ -41,15 +41,6 @@ static const rb_data_type_t state_type = {
     .flags = RUBY_TYPED_WB_PROTECTED | RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
 };
 
-void jt_config_init(jt_config *cfg)
-{
-    memset(cfg, 0, sizeof(*cfg));
-    cfg->indent = cfg->space = cfg->space_before = cfg->object_nl = cfg->array_nl = 0;
-    cfg->as_json = cfg->sort_keys = Qfalse;
-    cfg->max_nesting = 100;
-    cfg->buffer_initial_length = 1024;
-}
-
 static VALUE state_alloc(VALUE klass)
 {
     jt_config *cfg;

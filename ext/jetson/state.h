@@ -18,7 +18,17 @@ typedef struct jt_config {
     bool allow_nan, ascii_only, script_safe, strict;
 } jt_config;
 
-void jt_config_init(jt_config *cfg);
+/* The json gem's defaults. Inline: every Jetson.generate call starts here. */
+JT_INLINE void jt_config_init(jt_config *cfg)
+{
+    *cfg = (jt_config){
+        .indent = 0, .space = 0, .space_before = 0, .object_nl = 0, .array_nl = 0, /* none */
+        .as_json = Qfalse,
+        .sort_keys = Qfalse,
+        .max_nesting = 100,
+        .buffer_initial_length = 1024,
+    };
+}
 /* Applies an options Hash. `owner` is the State object holding cfg (for write
  * barriers) or 0 for a configuration that lives on the C stack. */
 void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts);
