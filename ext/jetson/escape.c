@@ -13,16 +13,23 @@ static const char short_escape[128] = {
     0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
 };
 
-static const char hex_digits[16] = "0123456789abcdef";
+/* "00".."ff": two hex digits per lookup. */
+static const char hex_pairs[512] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
 JT_INLINE char *write_u_escape(char *dst, unsigned int code)
 {
     dst[0] = '\\';
     dst[1] = 'u';
-    dst[2] = hex_digits[(code >> 12) & 0xF];
-    dst[3] = hex_digits[(code >> 8) & 0xF];
-    dst[4] = hex_digits[(code >> 4) & 0xF];
-    dst[5] = hex_digits[code & 0xF];
+    memcpy(dst + 2, hex_pairs + 2 * ((code >> 8) & 0xFF), 2);
+    memcpy(dst + 4, hex_pairs + 2 * (code & 0xFF), 2);
     return dst + 6;
 }
 
@@ -36,7 +43,7 @@ JT_INLINE int utf8_length(unsigned char lead)
 
 /* Writes the non-ASCII character at *pp as \uXXXX (a surrogate pair above the
  * BMP) and advances *pp past it. */
-static char *escape_non_ascii(char *dst, const unsigned char **pp, const unsigned char *end)
+JT_INLINE char *escape_non_ascii(char *dst, const unsigned char *pp[], const unsigned char *end)
 {
     const unsigned char *p = *pp;
     int n = utf8_length(*p);

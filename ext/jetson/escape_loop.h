@@ -109,7 +109,11 @@ JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, c
                 }
                 p++;
             } else if (mode & JT_ESCAPE_ASCII_ONLY) {
-                dst = escape_non_ascii(dst, &p, end);
+                /* Non-ASCII text comes in runs (words, sentences): stay
+                 * here until the run ends instead of rescanning. */
+                do {
+                    dst = escape_non_ascii(dst, &p, end);
+                } while (p < end && *p >= 0x80);
             } else if (c == 0xE2 && end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
                 dst = write_u_escape(dst, p[2] == 0xA8 ? 0x2028 : 0x2029);
                 p += 3;
