@@ -11,12 +11,14 @@ module JetsonBench
   # and --quick, but not --warmup=/--time=), JETSON_BENCH_ROUNDS,
   # JETSON_BENCH_DATA (data dir).
   class Options
-    DEFAULT_WARMUP = 2.0
-    DEFAULT_TIME = 5.0
-    QUICK_WARMUP = 0.5
-    QUICK_TIME = 1.5
+    DEFAULT_WARMUP = 0.2
+    DEFAULT_TIME = 0.4
+    DEFAULT_ROUNDS = 9
+    QUICK_WARMUP = 0.2
+    QUICK_TIME = 0.3
+    QUICK_ROUNDS = 3
 
-    attr_reader :warmup, :time, :rounds, :filters, :quick, :alloc, :write, :list
+    attr_reader :warmup, :time, :rounds, :filters, :quick, :alloc, :write, :list, :verbose
 
     def self.parse(argv = ARGV, env = ENV) = new(argv, env)
 
@@ -35,6 +37,7 @@ module JetsonBench
         when /\A--rounds=(\d+)\z/ then rounds = Integer(Regexp.last_match(1))
         when "--no-alloc" then @alloc = false
         when "--no-write" then @write = false
+        when "--verbose" then @verbose = true
         when "--list" then @list = true
         when "-h", "--help" then @help = true
         when /\A-/ then raise ArgumentError, "unknown option #{arg} (try --help)"
@@ -43,7 +46,7 @@ module JetsonBench
       end
       @warmup = warmup || float_env(env, "JETSON_BENCH_WARMUP") || (@quick ? QUICK_WARMUP : DEFAULT_WARMUP)
       @time = time || float_env(env, "JETSON_BENCH_TIME") || (@quick ? QUICK_TIME : DEFAULT_TIME)
-      @rounds = [rounds || float_env(env, "JETSON_BENCH_ROUNDS")&.to_i || 1, 1].max
+      @rounds = [rounds || float_env(env, "JETSON_BENCH_ROUNDS")&.to_i || (@quick ? QUICK_ROUNDS : DEFAULT_ROUNDS), 1].max
     end
 
     def help? = !!@help
@@ -56,7 +59,7 @@ module JetsonBench
 
     def describe
       s = "warmup #{@warmup}s, time #{@time}s per contender"
-      s += ", #{@rounds} rounds (best round per contender)" if @rounds > 1
+      s += ", #{@rounds} rounds (median per contender; ratios paired by round)" if @rounds > 1
       s += " (--quick)" if @quick
       s += ", filter: #{@filters.join(' | ')}" if filtered?
       s
@@ -64,10 +67,13 @@ module JetsonBench
 
     def self.usage(script)
       <<~TXT
-        usage: bundle exec ruby --yjit #{script} [--quick] [--warmup=S] [--time=S] [--rounds=N] [--no-alloc] [--no-write] [--list] [FILTER ...]
-          --quick      short runs (warmup #{QUICK_WARMUP}s, time #{QUICK_TIME}s) unless JETSON_BENCH_WARMUP/TIME are set
-          --rounds=N   run each case's benchmark N times, rotating the contender order, and keep each
-                       contender's best round (damps bursts of load from other processes); default 1
+        usage: bundle exec ruby --yjit #{script} [--quick] [--warmup=S] [--time=S] [--rounds=N] [--verbose] [--no-alloc] [--no-write] [--list] [FILTER ...]
+          --quick      #{QUICK_ROUNDS} rounds of warmup #{QUICK_WARMUP}s, time #{QUICK_TIME}s unless
+                       JETSON_BENCH_WARMUP/TIME/ROUNDS are set
+          --rounds=N   rounds per case (default #{DEFAULT_ROUNDS}, warmup #{DEFAULT_WARMUP}s and time #{DEFAULT_TIME}s
+                       per contender per round); the contender order rotates every round; a
+                       contender's i/s is its median round, ratios are medians of per-round ratios
+          --verbose    print benchmark-ips' output for every round, not only the first
           --no-alloc   skip the allocation measurements
           --no-write   do not write bench/results/*.md
           --list       list the case names and exit

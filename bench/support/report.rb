@@ -124,7 +124,9 @@ module JetsonBench
       end
       md << "## Summary\n\n"
       md << "ratio = Jetson.generate i/s ÷ fastest peer i/s (peers: json, JSON::Coder, Oj); > 1 means Jetson is faster. " \
-            "spread = ratio × √((sd₁/m₁)² + (sd₂/m₂)²) from benchmark-ips' per-sample standard deviations. " \
+            "Each case runs in rounds (every contender once per round, order rotated, GC.start before each); " \
+            "i/s is a contender's median round; ratio is the median of the per-round ratios and spread half their " \
+            "interquartile range. " \
             "State ratio: the same for a reused Jetson::State. objs/call: GC.stat(:total_allocated_objects) delta per call.\n\n"
       md << summary_table.to_markdown << "\n\n"
       unless footnotes.empty?

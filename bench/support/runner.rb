@@ -68,7 +68,9 @@ module JetsonBench
   end
 
   # Everything measured for one contender of one case.
-  Entry = Struct.new(:label, :role, :ips, :ips_sd, :samples, :objects, :bytes, :check, :check_message,
+  #   rounds: i/s of each round (benchmark-ips mean of that round), in round order
+  #   ips:    median of rounds; ips_sd: half the interquartile range of rounds
+  Entry = Struct.new(:label, :role, :ips, :ips_sd, :rounds, :objects, :bytes, :check, :check_message,
                      :notes, keyword_init: true) do
     def error_pct = ips && ips.positive? && ips_sd ? 100.0 * ips_sd / ips : nil
     def ran? = !ips.nil?
@@ -92,6 +94,17 @@ module JetsonBench
     def best_peer = @entries.select { |e| e.peer? && e.ran? }.max_by(&:ips)
     def warnings = @entries.select(&:warning?)
     def ratio_for(entry) = Stats.ratio(entry, best_peer)
+  end
+
+  # A benchmark-ips suite that starts every contender's warmup and timing on
+  # a freshly collected heap, so that no contender pays for the garbage the
+  # previous one left (json's to_json calls allocate thousands of objects per
+  # call; their collection would otherwise land in whoever runs next).
+  class CollectBetweenContenders
+    def warming(_label, _warmup) = GC.start
+    def running(_label, _time) = GC.start
+    def warmup_stats(_time, _timing); end
+    def add_report(_report, _caller); end
   end
 
   # Runs cases: output check, benchmark-ips timing (x.compare!), allocations.
@@ -129,24 +142,26 @@ module JetsonBench
 
       runnable = kase.contenders.zip(entries).reject { |_c, e| e.check == :error }
       unless runnable.empty?
+        runnable.each { |_c, e| e.rounds = [] }
         @options.rounds.times do |round|
-          @out.puts "   -- round #{round + 1}/#{@options.rounds}" if @options.rounds > 1
           order = runnable.rotate(round)
-          report = Benchmark.ips do |x|
-            x.config(warmup: [@options.warmup, 0.2].max, time: @options.time)
+          quiet = round.positive? && !@options.verbose
+          @out.puts "   -- round #{round + 1}/#{@options.rounds}" unless quiet
+          report = Benchmark.ips(quiet: quiet) do |x|
+            x.config(warmup: @options.warmup, time: @options.time, suite: CollectBetweenContenders.new)
             order.each { |c, _e| x.report(c.label, &c.loop) }
-            x.compare!
+            x.compare! unless quiet
           end
           order.each do |c, e|
             rep = report.entries.find { |r| r.label == c.label }
-            next unless rep
-            next if e.ips && e.ips >= rep.ips # keep the contender's best round
-
-            e.ips = rep.ips
-            e.ips_sd = rep.ips_sd
-            e.samples = rep.samples
+            e.rounds << rep.ips if rep
           end
         end
+        runnable.each do |_c, e|
+          e.ips = Stats.median(e.rounds)
+          e.ips_sd = Stats.half_iqr(e.rounds)
+        end
+        @out.puts "   (#{@options.rounds - 1} more rounds ran quietly; --verbose prints them)" if @options.rounds > 1 && !@options.verbose
       end
 
       if @options.alloc
@@ -209,7 +224,7 @@ module JetsonBench
         r, spread = result.ratio_for(s)
         next unless r
         @out.puts "   #{s.label} / #{best.label}: #{Format.ratio(r, spread)} " \
-                  "(#{r >= 1 ? 'Jetson faster' : 'Jetson slower'}; spread = ratio × √((sd₁/m₁)² + (sd₂/m₂)²))"
+                  "(#{r >= 1 ? 'Jetson faster' : 'Jetson slower'}; median of #{s.rounds.size} per-round ratios ± half their IQR)"
       end
     end
   end

@@ -4,23 +4,43 @@ module JetsonBench
   module Stats
     module_function
 
-    # Ratio of two benchmark-ips results (a.ips / b.ips) and its spread.
+    # Ratio of two contenders and its spread, paired by round.
     #
-    # benchmark-ips reports, for each contender, the mean i/s (m) and the
-    # standard deviation (sd) of the i/s of its ~100 ms samples; its "± x%"
-    # is 100*sd/m. Treating the two as independent, the relative spread of the
-    # ratio is the root-sum-square of the two relative spreads:
-    #
-    #   r = m1/m2,   spread = r * sqrt((sd1/m1)^2 + (sd2/m2)^2)
-    #
-    # This is a dispersion (sample-to-sample noise), not a confidence interval
-    # of the mean, so it errs on the side of "not distinguishable".
+    # Each round times every contender once, one after the other (~1 s each),
+    # with the order rotated from round to round. On a shared machine the
+    # speed drifts over minutes and other processes cause bursts of seconds;
+    # a ratio taken within one round cancels the drift, and the median over
+    # rounds ignores the rounds a burst spoiled. The spread is half the
+    # interquartile range of the per-round ratios: half of the rounds fall
+    # within ratio ± spread.
     def ratio(a, b)
       return [nil, nil] unless a&.ips && b&.ips && b.ips.positive? && a.ips.positive?
 
-      r = a.ips / b.ips
-      rel = Math.sqrt(((a.ips_sd || 0) / a.ips)**2 + ((b.ips_sd || 0) / b.ips)**2)
-      [r, r * rel]
+      pairs = Array(a.rounds).zip(Array(b.rounds)).select { |x, y| x&.positive? && y&.positive? }
+      return [a.ips / b.ips, nil] if pairs.empty?
+
+      per_round = pairs.map { |x, y| x / y }
+      [median(per_round), half_iqr(per_round)]
+    end
+
+    def median(values) = quantile(values, 0.5)
+
+    # Half the distance between the first and third quartiles.
+    def half_iqr(values)
+      return nil if values.size < 2
+
+      (quantile(values, 0.75) - quantile(values, 0.25)) / 2.0
+    end
+
+    # Linear interpolation between closest ranks.
+    def quantile(values, q)
+      sorted = values.sort
+      return nil if sorted.empty?
+
+      pos = q * (sorted.size - 1)
+      lo = sorted[pos.floor]
+      hi = sorted[pos.ceil]
+      lo + (hi - lo) * (pos - pos.floor)
     end
 
     # "12 vs 14 bytes; first difference at byte 5: got "...", expected "...""
