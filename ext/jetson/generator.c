@@ -6,7 +6,7 @@
 
 #define JT_TO_JSON_CACHE 8
 #define JT_KEY_CACHE 64
-#define JT_KEY_CACHE_MIN 16 /* longest key written without the cache */
+#define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
 
 /* Per-call generation context; lives on the C stack. */
 typedef struct jt_gen {
