@@ -32,6 +32,14 @@ typedef struct jt_gen {
     uint32_t key_epoch;
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
+    /* Pretty output: a newline followed by indents, prebuilt so that a line
+     * start is one copy (see write_line). line_nl is the layout String it
+     * starts with (object_nl), line_nl_alt array_nl when its bytes are the
+     * same; line_depth the deepest level it holds. */
+    const char *line;
+    VALUE line_nl, line_nl_alt;
+    size_t line_nl_len, line_indent_len;
+    long line_depth;
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
@@ -320,6 +328,51 @@ JT_INLINE void write_indent(jt_gen *g, long depth)
     if (RB_UNLIKELY(g->cfg->indent)) write_indent_slow(g, g->cfg->indent, depth);
 }
 
+/* A new line: the layout String nl (object_nl or array_nl, may be 0), then
+ * the indent depth times. */
+JT_INLINE void write_line(jt_gen *g, VALUE nl, long depth)
+{
+    if (nl && (nl == g->line_nl || nl == g->line_nl_alt) && depth <= g->line_depth) {
+        size_t n = g->line_nl_len + (size_t)depth * g->line_indent_len;
+        jt_buffer_reserve(g->buf, n);
+        memcpy(g->buf->ptr + g->buf->len, g->line, n);
+        g->buf->len += n;
+        return;
+    }
+    write_layout(g, nl);
+    write_indent(g, depth);
+}
+
+#define JT_LINE_BUFFER 256
+
+/* Prebuilds object_nl + indent * k in buf, for as many levels as fit. */
+static void prepare_lines(jt_gen *g, char *buf)
+{
+    const jt_config *cfg = g->cfg;
+    g->line = buf;
+    g->line_nl = g->line_nl_alt = 0;
+    g->line_depth = -1;
+    if (!cfg->object_nl) return;
+    size_t nl_len = (size_t)RSTRING_LEN(cfg->object_nl);
+    size_t indent_len = cfg->indent ? (size_t)RSTRING_LEN(cfg->indent) : 0;
+    if (nl_len > JT_LINE_BUFFER) return;
+    memcpy(buf, RSTRING_PTR(cfg->object_nl), nl_len);
+    long depth = 0;
+    if (indent_len == 0) {
+        depth = LONG_MAX;
+    } else {
+        while (nl_len + (size_t)(depth + 1) * indent_len <= JT_LINE_BUFFER) {
+            memcpy(buf + nl_len + (size_t)depth * indent_len, RSTRING_PTR(cfg->indent), indent_len);
+            depth++;
+        }
+    }
+    g->line_nl = cfg->object_nl;
+    g->line_nl_len = nl_len;
+    g->line_indent_len = indent_len;
+    g->line_depth = depth;
+    if (cfg->array_nl && rb_str_equal(cfg->array_nl, cfg->object_nl) == Qtrue) g->line_nl_alt = cfg->array_nl;
+}
+
 static long enter_container(jt_gen *g)
 {
     long depth = ++g->depth;
@@ -472,12 +525,7 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     const jt_config *cfg = g->cfg;
 
     pair_separator(it, key);
-    if (RB_UNLIKELY(cfg->object_nl)) {
-        write_layout(g, cfg->object_nl);
-        write_indent(g, g->depth);
-    } else if (RB_UNLIKELY(cfg->indent)) {
-        write_indent(g, g->depth);
-    }
+    write_line(g, cfg->object_nl, g->depth);
     gen_key(it, key);
     write_layout(g, cfg->space_before);
     jt_buffer_push(g->buf, ':');
@@ -507,10 +555,7 @@ static void gen_hash(jt_gen *g, VALUE hash)
     bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
     rb_hash_foreach(hash, compact ? hash_pair_compact_i : hash_pair_i, (VALUE)&it);
     long depth = --g->depth;
-    if (RB_UNLIKELY(cfg->object_nl)) {
-        write_layout(g, cfg->object_nl);
-        write_indent(g, depth);
-    }
+    if (RB_UNLIKELY(cfg->object_nl)) write_line(g, cfg->object_nl, depth);
     jt_buffer_push(g->buf, '}');
     RB_GC_GUARD(hash);
 }
@@ -526,21 +571,14 @@ static void gen_array(jt_gen *g, VALUE ary)
     }
 
     jt_buffer_push(g->buf, '[');
-    write_layout(g, cfg->array_nl);
     /* The length is re-read every time: a to_json may shrink the Array. */
     for (long i = 0; i < RARRAY_LEN(ary); i++) {
-        if (i > 0) {
-            jt_buffer_push(g->buf, ',');
-            write_layout(g, cfg->array_nl);
-        }
-        write_indent(g, depth);
+        if (i > 0) jt_buffer_push(g->buf, ',');
+        write_line(g, cfg->array_nl, depth);
         gen_element(g, RARRAY_AREF(ary, i));
     }
     g->depth = --depth;
-    if (RB_UNLIKELY(cfg->array_nl)) {
-        write_layout(g, cfg->array_nl);
-        write_indent(g, depth);
-    }
+    if (RB_UNLIKELY(cfg->array_nl)) write_line(g, cfg->array_nl, depth);
     jt_buffer_push(g->buf, ']');
 }
 
@@ -777,6 +815,11 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     g.key_epoch = 1;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = false;
+    char line_buffer[JT_LINE_BUFFER];
+    g.line = NULL;
+    g.line_nl = g.line_nl_alt = 0;
+    g.line_depth = -1;
+    if (RB_UNLIKELY(cfg->object_nl)) prepare_lines(&g, line_buffer);
     gen_value(&g, obj);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);
