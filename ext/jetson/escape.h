@@ -38,8 +38,9 @@ JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
 }
 
 #ifdef __SSE2__
-/* Nonzero when any byte of v needs attention in this mode. */
-JT_INLINE int jt_vector_attention(__m128i v, int mode)
+/* The bytes of v that need attention in this mode, as 0xFF lanes (the high
+ * bit of a lane is what counts). */
+JT_INLINE __m128i jt_vector_hits(__m128i v, int mode)
 {
     __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
@@ -51,7 +52,12 @@ JT_INLINE int jt_vector_attention(__m128i v, int mode)
         }
         if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm_or_si128(hit, v);
     }
-    return _mm_movemask_epi8(hit);
+    return hit;
+}
+
+JT_INLINE int jt_vector_attention(__m128i v, int mode)
+{
+    return _mm_movemask_epi8(jt_vector_hits(v, mode));
 }
 #endif
 
@@ -68,8 +74,8 @@ JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
 
 /* Writes `src` (valid UTF-8) as a quoted JSON string.
  *
- * Most strings in real documents (keys, ids, names) are a few bytes long and
- * need no escaping. Those are checked and copied here, inline, with two
+ * Most strings in real documents (keys, ids, names, URLs) are short and need
+ * no escaping. Up to 64 bytes they are checked and copied here, inline, with
  * overlapping loads that cover the string exactly (never a byte outside it),
  * so the common case costs a few dozen instructions and no call. */
 JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int mode)
@@ -114,18 +120,37 @@ JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int m
         }
     }
 #ifdef __SSE2__
-    else if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
+    else if (len - 17 < 48) { /* 17..64 bytes: two or four overlapping vectors */
         __m128i first = _mm_loadu_si128((const __m128i *)src);
         __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
-        if (!(jt_vector_attention(first, mode) | jt_vector_attention(last, mode))) {
-            jt_buffer_reserve(b, len + 2);
-            char *dst = b->ptr + b->len;
-            dst[0] = '"';
-            _mm_storeu_si128((__m128i *)(dst + 1), first);
-            _mm_storeu_si128((__m128i *)(dst + 1 + len - 16), last);
-            dst[len + 1] = '"';
-            b->len += len + 2;
-            return;
+        __m128i hits = _mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode));
+        if (len <= 32) {
+            if (!_mm_movemask_epi8(hits)) {
+                jt_buffer_reserve(b, len + 2);
+                char *dst = b->ptr + b->len;
+                dst[0] = '"';
+                _mm_storeu_si128((__m128i *)(dst + 1), first);
+                _mm_storeu_si128((__m128i *)(dst + 1 + len - 16), last);
+                dst[len + 1] = '"';
+                b->len += len + 2;
+                return;
+            }
+        } else {
+            __m128i second = _mm_loadu_si128((const __m128i *)(src + 16));
+            __m128i third = _mm_loadu_si128((const __m128i *)(src + len - 32));
+            hits = _mm_or_si128(hits, _mm_or_si128(jt_vector_hits(second, mode), jt_vector_hits(third, mode)));
+            if (!_mm_movemask_epi8(hits)) {
+                jt_buffer_reserve(b, len + 2);
+                char *dst = b->ptr + b->len;
+                dst[0] = '"';
+                _mm_storeu_si128((__m128i *)(dst + 1), first);
+                _mm_storeu_si128((__m128i *)(dst + 1 + 16), second);
+                _mm_storeu_si128((__m128i *)(dst + 1 + len - 32), third);
+                _mm_storeu_si128((__m128i *)(dst + 1 + len - 16), last);
+                dst[len + 1] = '"';
+                b->len += len + 2;
+                return;
+            }
         }
     }
 #endif
