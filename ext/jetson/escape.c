@@ -91,17 +91,25 @@ JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)
 #undef JT_ESCAPE_AVX2
 #undef JT_ESCAPE_NAME
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define JT_HAVE_AVX2_TARGET 1
+#include <immintrin.h>
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
-#include <immintrin.h>
+#endif
 #define JT_ESCAPE_AVX2 1
 #define JT_ESCAPE_NAME(f) f##_avx2
 #include "escape_loop.h"
 #undef JT_ESCAPE_AVX2
 #undef JT_ESCAPE_NAME
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #else
 #define JT_HAVE_AVX2_TARGET 0
 #endif
