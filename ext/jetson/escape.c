@@ -83,6 +83,8 @@ JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)
     return p[0];
 }
 
+typedef char *escape_fn(char *dst, const unsigned char *p, const unsigned char *end);
+
 /* The loops, once for the baseline instruction set and, with GCC or clang on
  * x86-64, once more for AVX2, chosen per string at run time. */
 #define JT_ESCAPE_AVX2 0
@@ -125,23 +127,12 @@ JT_INLINE bool cpu_has_avx2(void)
 
 JT_INLINE char *escape_mode(char *dst, const unsigned char *p, const unsigned char *end, int mode)
 {
+    escape_fn *const *by_mode = escape_by_mode_sse2;
 #if JT_HAVE_AVX2_TARGET
     /* Long runs are scanned 32 bytes at a time where the CPU can. */
-    if (end - p >= 64 && cpu_has_avx2()) {
-        switch (mode) {
-            case JT_ESCAPE_BASIC: return escape_basic_avx2(dst, p, end);
-            case JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE: return escape_script_safe_avx2(dst, p, end);
-            case JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY: return escape_ascii_only_avx2(dst, p, end);
-            default: return escape_ascii_script_safe_avx2(dst, p, end);
-        }
-    }
+    if (end - p >= 64 && cpu_has_avx2()) by_mode = escape_by_mode_avx2;
 #endif
-    switch (mode) {
-        case JT_ESCAPE_BASIC: return escape_basic_sse2(dst, p, end);
-        case JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE: return escape_script_safe_sse2(dst, p, end);
-        case JT_ESCAPE_BASIC | JT_ESCAPE_ASCII_ONLY: return escape_ascii_only_sse2(dst, p, end);
-        default: return escape_ascii_script_safe_sse2(dst, p, end);
-    }
+    return by_mode[mode >> 1](dst, p, end);
 }
 
 /* Input is escaped in slices so that the worst-case reservation stays small;

@@ -72,6 +72,19 @@ JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
 #endif
 }
 
+/* For a string of len bytes that needs no escaping: reserves its quoted
+ * form, writes the opening quote and the closing one, and returns where the
+ * len bytes go. */
+JT_INLINE char *jt_quoted_slot(jt_buffer *b, size_t len)
+{
+    jt_buffer_reserve(b, len + 2);
+    char *dst = b->ptr + b->len;
+    dst[0] = '"';
+    dst[len + 1] = '"';
+    b->len += len + 2;
+    return dst + 1;
+}
+
 /* Writes `src` (valid UTF-8) as a quoted JSON string.
  *
  * Most strings in real documents (keys, ids, names, URLs) are short and need
@@ -99,23 +112,19 @@ JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int m
             lo = hi = w * UINT64_C(0x100000001);
         }
         if (!jt_short_attention(lo, hi, mode)) {
-            jt_buffer_reserve(b, len + 2);
-            char *dst = b->ptr + b->len;
-            dst[0] = '"';
+            char *dst = jt_quoted_slot(b, len);
             if (len >= 8) {
-                memcpy(dst + 1, &lo, 8);
-                memcpy(dst + 1 + len - 8, &hi, 8);
+                memcpy(dst, &lo, 8);
+                memcpy(dst + len - 8, &hi, 8);
             } else if (len >= 4) {
                 uint32_t l4 = (uint32_t)lo, h4 = (uint32_t)(hi >> 32);
-                memcpy(dst + 1, &l4, 4);
-                memcpy(dst + 1 + len - 4, &h4, 4);
+                memcpy(dst, &l4, 4);
+                memcpy(dst + len - 4, &h4, 4);
             } else {
-                dst[1] = src[0];
-                dst[1 + len / 2] = src[len / 2];
-                dst[len] = src[len - 1];
+                dst[0] = src[0];
+                dst[len / 2] = src[len / 2];
+                dst[len - 1] = src[len - 1];
             }
-            dst[len + 1] = '"';
-            b->len += len + 2;
             return;
         }
     }
@@ -124,33 +133,21 @@ JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int m
         __m128i first = _mm_loadu_si128((const __m128i *)src);
         __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
         __m128i hits = _mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode));
-        if (len <= 32) {
-            if (!_mm_movemask_epi8(hits)) {
-                jt_buffer_reserve(b, len + 2);
-                char *dst = b->ptr + b->len;
-                dst[0] = '"';
-                _mm_storeu_si128((__m128i *)(dst + 1), first);
-                _mm_storeu_si128((__m128i *)(dst + 1 + len - 16), last);
-                dst[len + 1] = '"';
-                b->len += len + 2;
-                return;
-            }
-        } else {
-            __m128i second = _mm_loadu_si128((const __m128i *)(src + 16));
-            __m128i third = _mm_loadu_si128((const __m128i *)(src + len - 32));
+        __m128i second = first, third = last; /* 17..32: the first two cover it */
+        if (len > 32) {
+            second = _mm_loadu_si128((const __m128i *)(src + 16));
+            third = _mm_loadu_si128((const __m128i *)(src + len - 32));
             hits = _mm_or_si128(hits, _mm_or_si128(jt_vector_hits(second, mode), jt_vector_hits(third, mode)));
-            if (!_mm_movemask_epi8(hits)) {
-                jt_buffer_reserve(b, len + 2);
-                char *dst = b->ptr + b->len;
-                dst[0] = '"';
-                _mm_storeu_si128((__m128i *)(dst + 1), first);
-                _mm_storeu_si128((__m128i *)(dst + 1 + 16), second);
-                _mm_storeu_si128((__m128i *)(dst + 1 + len - 32), third);
-                _mm_storeu_si128((__m128i *)(dst + 1 + len - 16), last);
-                dst[len + 1] = '"';
-                b->len += len + 2;
-                return;
+        }
+        if (!_mm_movemask_epi8(hits)) {
+            char *dst = jt_quoted_slot(b, len);
+            _mm_storeu_si128((__m128i *)dst, first);
+            if (len > 32) {
+                _mm_storeu_si128((__m128i *)(dst + 16), second);
+                _mm_storeu_si128((__m128i *)(dst + len - 32), third);
             }
+            _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+            return;
         }
     }
 #endif

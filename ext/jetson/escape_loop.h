@@ -2,6 +2,21 @@
  * JT_ESCAPE_NAME(f) names this instance's copy of f, and JT_ESCAPE_AVX2 adds
  * a 32-byte loop in front of the 16-byte one. Not a standalone header. */
 
+#if JT_ESCAPE_AVX2
+/* jt_vector_hits (escape.h), 32 bytes wide. */
+JT_INLINE __m256i JT_ESCAPE_NAME(wide_hits)(__m256i v, int mode)
+{
+    __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
+    hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v));
+    if (mode & JT_ESCAPE_SCRIPT_SAFE) {
+        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')));
+        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xE2)));
+    }
+    if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm256_or_si256(hit, v);
+    return hit;
+}
+#endif
+
 /* Escapes [p, end) into dst, which has room for 6 bytes per input byte (the
  * most any byte can grow: a control character becomes \u00XX) plus
  * JT_ESCAPE_SLACK. With that room guaranteed, runs are copied a vector or a
@@ -11,54 +26,27 @@ JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, c
 {
     for (;;) {
 #if JT_ESCAPE_AVX2
-        {
-            const __m256i quote = _mm256_set1_epi8('"');
-            const __m256i backslash = _mm256_set1_epi8('\\');
-            const __m256i below_space = _mm256_set1_epi8(0x1F);
-            const __m256i slash = _mm256_set1_epi8('/');
-            const __m256i line_sep_lead = _mm256_set1_epi8((char)0xE2);
-            while (end - p >= 32) {
-                __m256i v = _mm256_loadu_si256((const __m256i *)p);
-                __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash));
-                hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(_mm256_min_epu8(v, below_space), v));
-                if (mode & JT_ESCAPE_SCRIPT_SAFE) {
-                    hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, slash));
-                    hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, line_sep_lead));
-                }
-                unsigned mask = (unsigned)_mm256_movemask_epi8(hit);
-                if (mode & JT_ESCAPE_ASCII_ONLY) mask |= (unsigned)_mm256_movemask_epi8(v);
-                _mm256_storeu_si256((__m256i *)dst, v);
-                if (mask) {
-                    int skip = __builtin_ctz(mask);
-                    dst += skip;
-                    p += skip;
-                    goto special;
-                }
-                dst += 32;
-                p += 32;
+        while (end - p >= 32) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)p);
+            unsigned mask = (unsigned)_mm256_movemask_epi8(JT_ESCAPE_NAME(wide_hits)(v, mode));
+            _mm256_storeu_si256((__m256i *)dst, v);
+            if (mask) {
+                int skip = __builtin_ctz(mask);
+                dst += skip;
+                p += skip;
+                goto special;
             }
+            dst += 32;
+            p += 32;
         }
 #endif
 #ifdef __SSE2__
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i below_space = _mm_set1_epi8(0x1F);
-        const __m128i slash = _mm_set1_epi8('/');
-        const __m128i line_sep_lead = _mm_set1_epi8((char)0xE2);
         while (end - p >= 16) {
             __m128i v = _mm_loadu_si128((const __m128i *)p);
-            __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
-            /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v));
-            if (mode & JT_ESCAPE_SCRIPT_SAFE) {
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, slash));
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, line_sep_lead));
-            }
-            int mask = _mm_movemask_epi8(hit);
-            if (mode & JT_ESCAPE_ASCII_ONLY) mask |= _mm_movemask_epi8(v);
+            unsigned mask = (unsigned)jt_vector_attention(v, mode);
             _mm_storeu_si128((__m128i *)dst, v);
             if (mask) {
-                int skip = __builtin_ctz((unsigned)mask);
+                int skip = __builtin_ctz(mask);
                 dst += skip;
                 p += skip;
                 goto special;
@@ -144,3 +132,11 @@ static char *JT_ESCAPE_NAME(escape_ascii_script_safe)(char *dst, const unsigned 
 {
     return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_ASCII_ONLY);
 }
+
+/* Indexed by mode >> 1 (JT_ESCAPE_BASIC is always set). */
+static escape_fn *const JT_ESCAPE_NAME(escape_by_mode)[4] = {
+    JT_ESCAPE_NAME(escape_basic),
+    JT_ESCAPE_NAME(escape_script_safe),
+    JT_ESCAPE_NAME(escape_ascii_only),
+    JT_ESCAPE_NAME(escape_ascii_script_safe),
+};

@@ -32,14 +32,11 @@ typedef struct jt_gen {
     uint32_t key_epoch;
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
-    /* Pretty output: a newline followed by indents, prebuilt so that a line
-     * start is one copy (see write_line). line_nl is the layout String it
-     * starts with (object_nl), line_nl_alt array_nl when its bytes are the
-     * same; line_depth the deepest level it holds. */
-    const char *line;
-    VALUE line_nl, line_nl_alt;
-    size_t line_nl_len, line_indent_len;
-    long line_depth;
+    /* Pretty output: the indent repeated indents_depth times, prebuilt so
+     * that indenting a line is one copy (see write_indent). */
+    const char *indents;
+    size_t indent_len;
+    long indents_depth;
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
@@ -325,52 +322,33 @@ JT_NOINLINE static void write_indent_slow(jt_gen *g, VALUE indent, long depth)
 
 JT_INLINE void write_indent(jt_gen *g, long depth)
 {
-    if (RB_UNLIKELY(g->cfg->indent)) write_indent_slow(g, g->cfg->indent, depth);
-}
-
-/* A new line: the layout String nl (object_nl or array_nl, may be 0), then
- * the indent depth times. */
-JT_INLINE void write_line(jt_gen *g, VALUE nl, long depth)
-{
-    if (nl && (nl == g->line_nl || nl == g->line_nl_alt) && depth <= g->line_depth) {
-        size_t n = g->line_nl_len + (size_t)depth * g->line_indent_len;
+    if (RB_LIKELY(!g->cfg->indent)) return;
+    if (depth >= 0 && depth <= g->indents_depth) {
+        size_t n = (size_t)depth * g->indent_len;
         jt_buffer_reserve(g->buf, n);
-        memcpy(g->buf->ptr + g->buf->len, g->line, n);
+        memcpy(g->buf->ptr + g->buf->len, g->indents, n);
         g->buf->len += n;
-        return;
+    } else {
+        write_indent_slow(g, g->cfg->indent, depth);
     }
-    write_layout(g, nl);
-    write_indent(g, depth);
 }
 
-#define JT_LINE_BUFFER 256
+#define JT_INDENTS_BUFFER 256
 
-/* Prebuilds object_nl + indent * k in buf, for as many levels as fit. */
-static void prepare_lines(jt_gen *g, char *buf)
+/* Fills buf with the indent repeated as many times as fit. */
+static void prepare_indents(jt_gen *g, char *buf)
 {
-    const jt_config *cfg = g->cfg;
-    g->line = buf;
-    g->line_nl = g->line_nl_alt = 0;
-    g->line_depth = -1;
-    if (!cfg->object_nl) return;
-    size_t nl_len = (size_t)RSTRING_LEN(cfg->object_nl);
-    size_t indent_len = cfg->indent ? (size_t)RSTRING_LEN(cfg->indent) : 0;
-    if (nl_len > JT_LINE_BUFFER) return;
-    memcpy(buf, RSTRING_PTR(cfg->object_nl), nl_len);
+    VALUE indent = g->cfg->indent;
+    size_t n = (size_t)RSTRING_LEN(indent);
     long depth = 0;
-    if (indent_len == 0) {
-        depth = LONG_MAX;
-    } else {
-        while (nl_len + (size_t)(depth + 1) * indent_len <= JT_LINE_BUFFER) {
-            memcpy(buf + nl_len + (size_t)depth * indent_len, RSTRING_PTR(cfg->indent), indent_len);
-            depth++;
-        }
+    if (n == 0) return; /* not stored by the config, but then every depth is the slow no-op */
+    while ((size_t)(depth + 1) * n <= JT_INDENTS_BUFFER) {
+        memcpy(buf + (size_t)depth * n, RSTRING_PTR(indent), n);
+        depth++;
     }
-    g->line_nl = cfg->object_nl;
-    g->line_nl_len = nl_len;
-    g->line_indent_len = indent_len;
-    g->line_depth = depth;
-    if (cfg->array_nl && rb_str_equal(cfg->array_nl, cfg->object_nl) == Qtrue) g->line_nl_alt = cfg->array_nl;
+    g->indents = buf;
+    g->indent_len = n;
+    g->indents_depth = depth;
 }
 
 static long enter_container(jt_gen *g)
@@ -525,7 +503,8 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     const jt_config *cfg = g->cfg;
 
     pair_separator(it, key);
-    write_line(g, cfg->object_nl, g->depth);
+    write_layout(g, cfg->object_nl);
+    write_indent(g, g->depth);
     gen_key(it, key);
     write_layout(g, cfg->space_before);
     jt_buffer_push(g->buf, ':');
@@ -555,7 +534,10 @@ static void gen_hash(jt_gen *g, VALUE hash)
     bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
     rb_hash_foreach(hash, compact ? hash_pair_compact_i : hash_pair_i, (VALUE)&it);
     long depth = --g->depth;
-    if (RB_UNLIKELY(cfg->object_nl)) write_line(g, cfg->object_nl, depth);
+    if (RB_UNLIKELY(cfg->object_nl)) {
+        write_layout(g, cfg->object_nl);
+        write_indent(g, depth);
+    }
     jt_buffer_push(g->buf, '}');
     RB_GC_GUARD(hash);
 }
@@ -574,11 +556,15 @@ static void gen_array(jt_gen *g, VALUE ary)
     /* The length is re-read every time: a to_json may shrink the Array. */
     for (long i = 0; i < RARRAY_LEN(ary); i++) {
         if (i > 0) jt_buffer_push(g->buf, ',');
-        write_line(g, cfg->array_nl, depth);
+        write_layout(g, cfg->array_nl);
+        write_indent(g, depth);
         gen_element(g, RARRAY_AREF(ary, i));
     }
     g->depth = --depth;
-    if (RB_UNLIKELY(cfg->array_nl)) write_line(g, cfg->array_nl, depth);
+    if (RB_UNLIKELY(cfg->array_nl)) {
+        write_layout(g, cfg->array_nl);
+        write_indent(g, depth);
+    }
     jt_buffer_push(g->buf, ']');
 }
 
@@ -765,29 +751,42 @@ general:
     gen_fallback(g, obj);
 }
 
+/* A Symbol once the call has settled that Symbols are written as their names. */
+JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
+{
+    VALUE name = rb_sym2str(sym);
+    if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
+        write_ready_string(g, name);
+    } else {
+        gen_string(g, name, false);
+    }
+}
+
 /* Container elements: the commonest scalars without the full dispatcher's
  * call overhead. */
 JT_INLINE void gen_element(jt_gen *g, VALUE obj)
 {
-    if (RB_FIXNUM_P(obj)) {
-        gen_fixnum(g, obj);
-    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cString &&
-               RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
-        write_ready_string(g, obj);
-    } else if (obj == Qnil) {
-        jt_buffer_append(g->buf, "null", 4);
-    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cHash) {
-        gen_hash(g, obj);
-    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray) {
-        gen_array(g, obj);
-    } else if (RB_SYMBOL_P(obj) && g->symbols_are_names) {
-        /* Settled by the first Symbol of the call (gen_value). */
-        VALUE name = rb_sym2str(obj);
-        if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
-            write_ready_string(g, name);
+    if (RB_SPECIAL_CONST_P(obj)) {
+        if (RB_FIXNUM_P(obj)) {
+            gen_fixnum(g, obj);
+        } else if (obj == Qnil) {
+            jt_buffer_append(g->buf, "null", 4);
+        } else if (RB_STATIC_SYM_P(obj) && g->symbols_are_names) {
+            gen_symbol_name(g, obj);
         } else {
-            gen_string(g, name, false);
+            gen_value(g, obj);
         }
+        return;
+    }
+    VALUE klass = RBASIC_CLASS(obj);
+    if (klass == rb_cString && RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
+        write_ready_string(g, obj);
+    } else if (klass == rb_cHash) {
+        gen_hash(g, obj);
+    } else if (klass == rb_cArray) {
+        gen_array(g, obj);
+    } else if (RB_BUILTIN_TYPE(obj) == T_SYMBOL && g->symbols_are_names) {
+        gen_symbol_name(g, obj);
     } else {
         gen_value(g, obj);
     }
@@ -815,11 +814,11 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     g.key_epoch = 1;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = false;
-    char line_buffer[JT_LINE_BUFFER];
-    g.line = NULL;
-    g.line_nl = g.line_nl_alt = 0;
-    g.line_depth = -1;
-    if (RB_UNLIKELY(cfg->object_nl)) prepare_lines(&g, line_buffer);
+    char indents_buffer[JT_INDENTS_BUFFER];
+    g.indents = NULL;
+    g.indent_len = 0;
+    g.indents_depth = -1;
+    if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
     gen_value(&g, obj);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);
