@@ -44,22 +44,21 @@ module JetsonBench
   module Format
     module_function
 
-    # 1234567.8 => "1.235M"; 12345 => "12.35k"; 12.3 => "12.30"
-    def ips(v)
-      return "-" if v.nil?
-      if v >= 1e9 then format("%.3fG", v / 1e9)
-      elsif v >= 1e6 then format("%.3fM", v / 1e6)
-      elsif v >= 1e3 then format("%.2fk", v / 1e3)
-      else format("%.2f", v)
-      end
-    end
+    # [scale, format] from the largest unit down; the last one takes the rest.
+    IPS_UNITS = [[1e9, "%.3fG"], [1e6, "%.3fM"], [1e3, "%.2fk"], [1, "%.2f"]].freeze
+    BYTE_UNITS = [[1024.0 * 1024, "%.2f MiB"], [1024.0, "%.1f KiB"], [1, "%.0f B"]].freeze
 
-    def bytes(v)
+    # 1234567.8 => "1.235M"; 12346 => "12.35k"; 12.3 => "12.30"
+    def ips(v) = scaled(v, IPS_UNITS)
+
+    # 2_500_000 => "2.38 MiB"; 1536 => "1.5 KiB"; 100 => "100 B"
+    def bytes(v) = scaled(v, BYTE_UNITS)
+
+    def scaled(v, units)
       return "-" if v.nil?
-      if v >= 1024 * 1024 then format("%.2f MiB", v / 1024.0 / 1024)
-      elsif v >= 1024 then format("%.1f KiB", v / 1024.0)
-      else format("%.0f B", v)
-      end
+
+      scale, fmt = units.find { |s, _| v >= s } || units.last
+      format(fmt, v / scale)
     end
 
     def objects(v)
