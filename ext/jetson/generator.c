@@ -2,11 +2,25 @@
 #include "buffer.h"
 #include "escape.h"
 #include "numbers.h"
+#include "times.h"
 #include <math.h>
 
-#define JT_TO_JSON_CACHE 8
+#define JT_PROFILE_CACHE 8
 #define JT_KEY_CACHE 64
 #define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
+
+/* How instances of one class without a native encoding are written, settled
+ * on the first instance met in a call and reused for the rest of it. */
+struct jt_class_profile {
+    VALUE klass;
+    /* respond_to? and respond_to_missing? are Ruby's own, so whether an
+     * instance responds to to_json depends on its class alone: responds_to_json
+     * holds for all of them. Otherwise each instance is asked. */
+    bool respond_to_is_stock;
+    bool responds_to_json;
+    signed char generic_to_json; /* see to_json_is_generic; -1: not looked up yet */
+    bool stock_time;             /* a Time printed by Ruby's own Time#to_s */
+};
 
 /* Per-call generation context; lives on the C stack. */
 typedef struct jt_gen {
@@ -15,11 +29,9 @@ typedef struct jt_gen {
     long depth;
     int escape_mode;
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
-    /* Classes whose to_json was looked up during this call, and whether it is
-     * the json gem's generic one (see to_json_is_generic). */
-    VALUE to_json_seen[JT_TO_JSON_CACHE];
-    bool to_json_generic[JT_TO_JSON_CACHE];
-    int to_json_seen_count;
+    /* Classes met in gen_fallback during this call (see class_profile). */
+    struct jt_class_profile profiles[JT_PROFILE_CACHE];
+    int profile_count;
     /* Keys already written in this call: where their escaped, quoted bytes sit
      * in the output (see key_cache_find). Entries count only while their epoch
      * matches; the epoch moves on whenever Ruby code could run. */
@@ -172,26 +184,44 @@ static VALUE call_to_json(jt_gen *g, VALUE obj)
  * themselves and everything else as the String "#{self}", with the State it
  * is given. When that is the method an object would run, Jetson produces the
  * same bytes natively instead of a round trip through Ruby and a second
- * generator. The verdict is cached per class for the duration of one call. */
-static bool to_json_is_generic(jt_gen *g, VALUE obj)
+ * generator. */
+static bool to_json_is_generic(VALUE obj)
+{
+    VALUE generic_module = jt_json_gem_constant(jt.id_generator_methods);
+    if (!RB_TYPE_P(generic_module, T_MODULE)) return false;
+    VALUE method = rb_funcall(obj, jt.id_method, 1, ID2SYM(jt.id_to_json));
+    return rb_funcall(method, jt.id_owner, 0) == generic_module;
+}
+
+/* Looking up respond_to?, to_json's owner and to_s costs more than writing
+ * most values, and the answers depend on the class alone, so they are
+ * settled once per class per call. A to_json or to_s that defines methods
+ * half-way through a call is not seen until the next call. */
+static struct jt_class_profile *class_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
 {
     VALUE klass = CLASS_OF(obj);
-    for (int i = 0; i < g->to_json_seen_count; i++) {
-        if (g->to_json_seen[i] == klass) return g->to_json_generic[i];
+    for (int i = 0; i < g->profile_count; i++) {
+        if (g->profiles[i].klass == klass) return &g->profiles[i];
     }
+    struct jt_class_profile *p = g->profile_count < JT_PROFILE_CACHE ? &g->profiles[g->profile_count++] : scratch;
+    p->klass = klass;
+    p->respond_to_is_stock = rb_method_basic_definition_p(klass, jt.id_respond_to) &&
+                             rb_method_basic_definition_p(klass, jt.id_respond_to_missing);
+    p->responds_to_json = p->respond_to_is_stock && rb_respond_to(obj, jt.id_to_json);
+    p->generic_to_json = -1;
+    p->stock_time = jt_time_class_is_stock(klass);
+    return p;
+}
 
-    bool generic = false;
-    VALUE generic_module = jt_json_gem_constant(rb_intern("GeneratorMethods"));
-    if (RB_TYPE_P(generic_module, T_MODULE)) {
-        VALUE method = rb_funcall(obj, rb_intern("method"), 1, ID2SYM(jt.id_to_json));
-        generic = rb_funcall(method, rb_intern("owner"), 0) == generic_module;
-    }
-    if (g->to_json_seen_count < JT_TO_JSON_CACHE) {
-        g->to_json_seen[g->to_json_seen_count] = klass;
-        g->to_json_generic[g->to_json_seen_count] = generic;
-        g->to_json_seen_count++;
-    }
-    return generic;
+static bool profile_responds_to_json(const struct jt_class_profile *p, VALUE obj)
+{
+    return p->respond_to_is_stock ? p->responds_to_json : rb_respond_to(obj, jt.id_to_json);
+}
+
+static bool profile_generic_to_json(struct jt_class_profile *p, VALUE obj)
+{
+    if (p->generic_to_json < 0) p->generic_to_json = to_json_is_generic(obj);
+    return p->generic_to_json;
 }
 
 static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
@@ -621,19 +651,48 @@ static void gen_fragment(jt_gen *g, VALUE obj)
     RB_GC_GUARD(json);
 }
 
+/* "#{obj}" for an object printed by Ruby's own to_s. */
+static void gen_as_string(jt_gen *g, const struct jt_class_profile *p, VALUE obj)
+{
+    if (p->stock_time) {
+        char text[JT_TIME_TO_S_MAX];
+        size_t n = jt_time_to_s(obj, text);
+        if (n) {
+            /* Digits, separators and "UTC": nothing to escape. */
+            jt_buffer_reserve(g->buf, n + 2);
+            jt_buffer_push_unsafe(g->buf, '"');
+            memcpy(g->buf->ptr + g->buf->len, text, n);
+            g->buf->len += n;
+            jt_buffer_push_unsafe(g->buf, '"');
+            return;
+        }
+    }
+    VALUE str = rb_funcall(obj, jt.id_to_s, 0);
+    Check_Type(str, T_STRING);
+    gen_string(g, str, false);
+}
+
 /* Objects without a native encoding: their to_json, else their to_s. */
 static void gen_fallback(jt_gen *g, VALUE obj)
 {
     key_cache_forget(g); /* respond_to?, to_json and to_s are Ruby code */
-    bool has_to_json = rb_respond_to(obj, jt.id_to_json);
-    if (has_to_json && to_json_is_generic(g, obj)) {
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = class_profile(g, obj, &scratch);
+    bool has_to_json = profile_responds_to_json(p, obj);
+    if (has_to_json && profile_generic_to_json(p, obj)) {
         switch (rb_type(obj)) {
             case T_HASH: gen_hash(g, obj); return;
             case T_ARRAY: gen_array(g, obj); return;
             /* "#{self}" makes a plain String copy; errors name that copy. */
             case T_STRING: gen_string(g, rb_enc_associate_index(rb_str_new(RSTRING_PTR(obj), RSTRING_LEN(obj)), ENCODING_GET(obj)), false); return;
-            default: gen_string(g, rb_obj_as_string(obj), false); return;
+            default: break;
         }
+        if (p->stock_time) {
+            gen_as_string(g, p, obj);
+        } else {
+            gen_string(g, rb_obj_as_string(obj), false);
+        }
+        return;
     }
     if (has_to_json) {
         VALUE json = call_to_json(g, obj);
@@ -650,9 +709,7 @@ static void gen_fallback(jt_gen *g, VALUE obj)
         case T_STRING: gen_string(g, obj, false); return;
         default: break;
     }
-    VALUE str = rb_funcall(obj, jt.id_to_s, 0);
-    Check_Type(str, T_STRING);
-    gen_string(g, str, false);
+    gen_as_string(g, p, obj);
 }
 
 /* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
@@ -664,7 +721,7 @@ static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
         /* Both the json gem's to_json ("#{self}") and the to_s fallback end
          * in Symbol#to_s, which is the name itself unless redefined. */
         bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
-                       (!rb_respond_to(sym, jt.id_to_json) || to_json_is_generic(g, sym));
+                       (!rb_respond_to(sym, jt.id_to_json) || to_json_is_generic(sym));
         g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
     }
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
@@ -799,8 +856,8 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     jt_buffer buf;
     jt_buffer_init(&buf, stack, sizeof(stack), io, cfg->buffer_initial_length);
 
-    /* Field by field: an initializer would also zero the per-class to_json
-     * cache, which only counts up to to_json_seen_count. */
+    /* Field by field: an initializer would also zero the class profiles,
+     * which only count up to profile_count. */
     jt_gen g;
     g.buf = &buf;
     g.cfg = cfg;
@@ -808,7 +865,7 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     g.escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
                     (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
     g.vstate = Qfalse;
-    g.to_json_seen_count = 0;
+    g.profile_count = 0;
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;

@@ -111,6 +111,13 @@ void Init_jetson(void)
     jt.id_default_sort_keys = rb_intern("DEFAULT_SORT_KEYS");
     jt.id_json_fragment_class = rb_intern("Fragment");
     jt.id_json_state_class = rb_intern("State");
+    jt.id_to_i = rb_intern("to_i");
+    jt.id_utc_p = rb_intern("utc?");
+    jt.id_respond_to = rb_intern("respond_to?");
+    jt.id_respond_to_missing = rb_intern("respond_to_missing?");
+    jt.id_method = rb_intern("method");
+    jt.id_owner = rb_intern("owner");
+    jt.id_generator_methods = rb_intern("GeneratorMethods");
 
 #define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
