@@ -4,11 +4,12 @@
 #include <emmintrin.h>
 #endif
 
-/* The letter after the backslash for one-byte escapes; 'u' means \u00XX. */
+/* The letter after the backslash for one-byte escapes; 'u' means \u00XX
+ * (also for '<', '>' and '&', which only the HTML mode flags). */
 static const char short_escape[128] = {
     'u','u','u','u','u','u','u','u','b','t','n','u','f','r','u','u',
     'u','u','u','u','u','u','u','u','u','u','u','u','u','u','u','u',
-    0,0,'"',0,0,0,0,0,0,0,0,0,0,0,0,'/', 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,'"',0,0,0,'u',0,0,0,0,0,0,0,0,'/', 0,0,0,0,0,0,0,0,0,0,0,0,'u',0,'u',0,
     0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0, 0,0,0,0,0,0,0,0,0,0,0,0,'\\',0,0,0,
     0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
 };

@@ -12,7 +12,14 @@ enum {
     JT_ESCAPE_BASIC = 1,       /* '"', '\\' and control characters: always */
     JT_ESCAPE_SCRIPT_SAFE = 2, /* also '/', U+2028 and U+2029 */
     JT_ESCAPE_ASCII_ONLY = 4,  /* also every non-ASCII character, as \uXXXX */
+    /* ActiveSupport's escaping (Rails mode): */
+    JT_ESCAPE_JS_SEPARATORS = 8, /* U+2028 and U+2029, not '/' */
+    JT_ESCAPE_HTML = 16,         /* '<', '>' and '&' as \u003c, \u003e, \u0026 */
 };
+/* Modes whose lead byte 0xE2 may start a separator to escape. */
+#define JT_ESCAPE_E2 (JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_JS_SEPARATORS)
+/* Highest mode >> 1 (JT_ESCAPE_BASIC is always set) that has a loop. */
+#define JT_ESCAPE_MODES ((JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML) >> 1)
 
 /* Any string, any length: the vector loops of escape.c. */
 void jt_escape_string_general(jt_buffer *b, const char *src, size_t len, int mode);
@@ -32,7 +39,9 @@ JT_INLINE uint64_t jt_swar_equal(uint64_t x, unsigned char b)
 JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
 {
     uint64_t hit = ((x - JT_ONES * 0x20) & ~x & JT_HIGHS) | jt_swar_equal(x, '"') | jt_swar_equal(x, '\\');
-    if (mode & JT_ESCAPE_SCRIPT_SAFE) hit |= jt_swar_equal(x, '/') | jt_swar_equal(x, 0xE2);
+    if (mode & JT_ESCAPE_SCRIPT_SAFE) hit |= jt_swar_equal(x, '/');
+    if (mode & JT_ESCAPE_E2) hit |= jt_swar_equal(x, 0xE2);
+    if (mode & JT_ESCAPE_HTML) hit |= jt_swar_equal(x, '<') | jt_swar_equal(x, '>') | jt_swar_equal(x, '&');
     if (mode & JT_ESCAPE_ASCII_ONLY) hit |= x & JT_HIGHS;
     return hit;
 }
@@ -46,9 +55,12 @@ JT_INLINE __m128i jt_vector_hits(__m128i v, int mode)
     /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
     hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
     if (RB_UNLIKELY(mode != JT_ESCAPE_BASIC)) {
-        if (mode & JT_ESCAPE_SCRIPT_SAFE) {
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+        if (mode & JT_ESCAPE_SCRIPT_SAFE) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+        if (mode & JT_ESCAPE_E2) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+        if (mode & JT_ESCAPE_HTML) {
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
         }
         if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm_or_si128(hit, v);
     }

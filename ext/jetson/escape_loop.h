@@ -8,9 +8,12 @@ JT_INLINE __m256i JT_ESCAPE_NAME(wide_hits)(__m256i v, int mode)
 {
     __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
     hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v));
-    if (mode & JT_ESCAPE_SCRIPT_SAFE) {
-        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')));
-        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xE2)));
+    if (mode & JT_ESCAPE_SCRIPT_SAFE) hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')));
+    if (mode & JT_ESCAPE_E2) hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xE2)));
+    if (mode & JT_ESCAPE_HTML) {
+        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('<')));
+        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('>')));
+        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('&')));
     }
     if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm256_or_si256(hit, v);
     return hit;
@@ -106,7 +109,7 @@ JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, c
                 dst = write_u_escape(dst, p[2] == 0xA8 ? 0x2028 : 0x2029);
                 p += 3;
             } else {
-                *dst++ = (char)*p++; /* an ordinary 0xE2 lead byte in script-safe mode */
+                *dst++ = (char)*p++; /* an ordinary 0xE2 lead byte */
             }
         }
     }
@@ -133,10 +136,23 @@ static char *JT_ESCAPE_NAME(escape_ascii_script_safe)(char *dst, const unsigned 
     return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_ASCII_ONLY);
 }
 
-/* Indexed by mode >> 1 (JT_ESCAPE_BASIC is always set). */
-static escape_fn *const JT_ESCAPE_NAME(escape_by_mode)[4] = {
-    JT_ESCAPE_NAME(escape_basic),
-    JT_ESCAPE_NAME(escape_script_safe),
-    JT_ESCAPE_NAME(escape_ascii_only),
-    JT_ESCAPE_NAME(escape_ascii_script_safe),
+static char *JT_ESCAPE_NAME(escape_rails)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS);
+}
+
+static char *JT_ESCAPE_NAME(escape_rails_html)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML);
+}
+
+/* Indexed by mode >> 1 (JT_ESCAPE_BASIC is always set); the json gem's four
+ * combinations and ActiveSupport's two. */
+static escape_fn *const JT_ESCAPE_NAME(escape_by_mode)[JT_ESCAPE_MODES + 1] = {
+    [0] = JT_ESCAPE_NAME(escape_basic),
+    [JT_ESCAPE_SCRIPT_SAFE >> 1] = JT_ESCAPE_NAME(escape_script_safe),
+    [JT_ESCAPE_ASCII_ONLY >> 1] = JT_ESCAPE_NAME(escape_ascii_only),
+    [(JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_ASCII_ONLY) >> 1] = JT_ESCAPE_NAME(escape_ascii_script_safe),
+    [JT_ESCAPE_JS_SEPARATORS >> 1] = JT_ESCAPE_NAME(escape_rails),
+    [(JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML) >> 1] = JT_ESCAPE_NAME(escape_rails_html),
 };

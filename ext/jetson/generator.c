@@ -2,7 +2,7 @@
 #include "buffer.h"
 #include "escape.h"
 #include "numbers.h"
-#include "times.h"
+#include "rails.h"
 #include <math.h>
 
 #define JT_PROFILE_CACHE 8
@@ -13,13 +13,17 @@
  * on the first instance met in a call and reused for the rest of it. */
 struct jt_class_profile {
     VALUE klass;
-    /* respond_to? and respond_to_missing? are Ruby's own, so whether an
-     * instance responds to to_json depends on its class alone: responds_to_json
-     * holds for all of them. Otherwise each instance is asked. */
+    bool json_known, rails_known; /* which half below is filled in */
+    /* json mode. respond_to? and respond_to_missing? are Ruby's own, so
+     * whether an instance responds to to_json depends on its class alone:
+     * responds_to_json holds for all of them. Otherwise each is asked. */
     bool respond_to_is_stock;
     bool responds_to_json;
     signed char generic_to_json; /* see to_json_is_generic; -1: not looked up yet */
     bool stock_time;             /* a Time printed by Ruby's own Time#to_s */
+    /* Rails mode: the kind of value and whether its as_json is ActiveSupport's. */
+    enum jt_rails_kind rails_kind;
+    bool rails_stock;
 };
 
 /* Per-call generation context; lives on the C stack. */
@@ -28,6 +32,10 @@ typedef struct jt_gen {
     const jt_config *cfg;
     long depth;
     int escape_mode;
+    /* Rails mode (ActiveSupport's encoding) when set; see jt_generate_rails. */
+    const jt_rails_settings *rails;
+    long nesting_exceeded;        /* Rails mode: depth first past max_nesting */
+    signed char rails_float_stock; /* Rails mode: Float#as_json is ActiveSupport's; -1 unknown */
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
     /* Classes met in gen_fallback during this call (see class_profile). */
     struct jt_class_profile profiles[JT_PROFILE_CACHE];
@@ -52,6 +60,7 @@ typedef struct jt_gen {
 } jt_gen;
 
 static void gen_value(jt_gen *g, VALUE obj);
+static void gen_rails_object(jt_gen *g, VALUE obj);
 
 /* Hash keys repeat: a collection of records writes the same few keys again
  * and again. Within one call, a key object that was written once is copied
@@ -205,11 +214,34 @@ static struct jt_class_profile *class_profile(jt_gen *g, VALUE obj, struct jt_cl
     }
     struct jt_class_profile *p = g->profile_count < JT_PROFILE_CACHE ? &g->profiles[g->profile_count++] : scratch;
     p->klass = klass;
-    p->respond_to_is_stock = rb_method_basic_definition_p(klass, jt.id_respond_to) &&
-                             rb_method_basic_definition_p(klass, jt.id_respond_to_missing);
-    p->responds_to_json = p->respond_to_is_stock && rb_respond_to(obj, jt.id_to_json);
-    p->generic_to_json = -1;
-    p->stock_time = jt_time_class_is_stock(klass);
+    p->json_known = false;
+    p->rails_known = false;
+    return p;
+}
+
+static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+{
+    struct jt_class_profile *p = class_profile(g, obj, scratch);
+    if (!p->json_known) {
+        VALUE klass = p->klass;
+        p->respond_to_is_stock = rb_method_basic_definition_p(klass, jt.id_respond_to) &&
+                                 rb_method_basic_definition_p(klass, jt.id_respond_to_missing);
+        p->responds_to_json = p->respond_to_is_stock && rb_respond_to(obj, jt.id_to_json);
+        p->generic_to_json = -1;
+        p->stock_time = jt_time_class_is_stock(klass);
+        p->json_known = true;
+    }
+    return p;
+}
+
+static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+{
+    struct jt_class_profile *p = class_profile(g, obj, scratch);
+    if (!p->rails_known) {
+        p->rails_kind = jt_rails_kind_of(p->klass, g->rails);
+        p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
+        p->rails_known = true;
+    }
     return p;
 }
 
@@ -385,6 +417,17 @@ static long enter_container(jt_gen *g)
 {
     long depth = ++g->depth;
     if (RB_UNLIKELY(g->cfg->max_nesting && depth > g->cfg->max_nesting)) {
+        if (g->rails) {
+            /* ActiveSupport calls every as_json before the json gem counts
+             * nesting: errors from as_json come first, and a cycle ends in
+             * SystemStackError (below), so the walk goes on. */
+            if (!g->nesting_exceeded) g->nesting_exceeded = depth;
+            if (ruby_stack_check()) {
+                --g->depth;
+                rb_raise(rb_eSysStackError, "stack level too deep");
+            }
+            return depth;
+        }
         --g->depth;
         rb_raise(jt.eNestingError,
                  "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
@@ -405,6 +448,7 @@ struct hash_iter {
     int first_key_type;
     bool first;
     bool mixed_keys_seen;
+    bool rekey; /* Rails mode: a key that is neither a String nor a Symbol */
 };
 
 JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
@@ -543,6 +587,44 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
+/* Rails mode: ActiveSupport copies a Hash before encoding it, turning keys
+ * that are neither Strings nor Symbols into their to_s, so {1 => a, "1" => b}
+ * collapses to {"1" => b} (first position, last value). Such keys are rare:
+ * the pass below stops at the first one and the Hash is rebuilt that way. */
+static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
+{
+    int key_type = rb_type(key);
+    if (RB_UNLIKELY(key_type != T_STRING && key_type != T_SYMBOL)) {
+        ((struct hash_iter *)data)->rekey = true;
+        return ST_STOP;
+    }
+    return hash_pair_compact_i(key, value, data);
+}
+
+static int rekey_i(VALUE key, VALUE value, VALUE copy)
+{
+    int key_type = rb_type(key);
+    if (key_type != T_STRING && key_type != T_SYMBOL) key = rb_funcall(key, jt.id_to_s, 0);
+    rb_hash_aset(copy, key, value);
+    return ST_CONTINUE;
+}
+
+static void gen_rails_hash_pairs(jt_gen *g, VALUE hash)
+{
+    size_t start = g->buf->len;
+    struct hash_iter it = { .g = g, .hash = hash, .first = true };
+    rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&it);
+    if (RB_LIKELY(!it.rekey)) return;
+
+    key_cache_forget(g); /* to_s is Ruby code; and the pairs written are dropped */
+    g->buf->len = start;
+    VALUE copy = rb_hash_new();
+    rb_hash_foreach(hash, rekey_i, copy);
+    struct hash_iter again = { .g = g, .hash = copy, .first = true };
+    rb_hash_foreach(copy, hash_pair_compact_i, (VALUE)&again);
+    RB_GC_GUARD(copy);
+}
+
 static void gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
@@ -560,9 +642,13 @@ static void gen_hash(jt_gen *g, VALUE hash)
     }
 
     jt_buffer_push(g->buf, '{');
-    struct hash_iter it = { .g = g, .hash = hash, .first = true };
-    bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
-    rb_hash_foreach(hash, compact ? hash_pair_compact_i : hash_pair_i, (VALUE)&it);
+    if (RB_UNLIKELY(g->rails)) {
+        gen_rails_hash_pairs(g, hash);
+    } else {
+        struct hash_iter it = { .g = g, .hash = hash, .first = true };
+        bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
+        rb_hash_foreach(hash, compact ? hash_pair_compact_i : hash_pair_i, (VALUE)&it);
+    }
     long depth = --g->depth;
     if (RB_UNLIKELY(cfg->object_nl)) {
         write_layout(g, cfg->object_nl);
@@ -613,8 +699,14 @@ static void gen_bignum(jt_gen *g, VALUE obj)
     RB_GC_GUARD(digits);
 }
 
+static void gen_rails_float(jt_gen *g, VALUE obj);
+
 static void gen_float(jt_gen *g, VALUE obj)
 {
+    if (RB_UNLIKELY(g->rails)) {
+        gen_rails_float(g, obj);
+        return;
+    }
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(isnan(value) || isinf(value))) {
         key_cache_forget(g); /* Float#to_s may be redefined */
@@ -635,6 +727,37 @@ static void gen_float(jt_gen *g, VALUE obj)
     }
     jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
     g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+}
+
+/* Writes `value` as the json gem would, for what ActiveSupport hands it
+ * unencoded: the as_json results of Numerics other than Integer and Float. */
+static void gen_json_gem_value(jt_gen *g, VALUE value)
+{
+    const jt_rails_settings *rails = g->rails;
+    g->rails = NULL;
+    g->symbols_are_names = false;
+    gen_value(g, value);
+    g->rails = rails;
+    g->symbols_are_names = true;
+}
+
+/* Float#as_json: the Float when finite, else nil. */
+static void gen_rails_float(jt_gen *g, VALUE obj)
+{
+    if (RB_UNLIKELY(g->rails_float_stock < 0)) {
+        key_cache_forget(g);
+        g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
+    }
+    double value = RFLOAT_VALUE(obj);
+    if (RB_UNLIKELY(!g->rails_float_stock || CLASS_OF(obj) != rb_cFloat)) {
+        key_cache_forget(g);
+        gen_json_gem_value(g, rb_funcall(obj, jt.id_as_json, 0));
+    } else if (isnan(value) || isinf(value)) {
+        jt_buffer_append(g->buf, "null", 4);
+    } else {
+        jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
+        g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+    }
 }
 
 /* JSON::Fragment when the json gem is loaded: pasted like our own. */
@@ -677,7 +800,7 @@ static void gen_fallback(jt_gen *g, VALUE obj)
 {
     key_cache_forget(g); /* respond_to?, to_json and to_s are Ruby code */
     struct jt_class_profile scratch;
-    struct jt_class_profile *p = class_profile(g, obj, &scratch);
+    struct jt_class_profile *p = json_profile(g, obj, &scratch);
     bool has_to_json = profile_responds_to_json(p, obj);
     if (has_to_json && profile_generic_to_json(p, obj)) {
         switch (rb_type(obj)) {
@@ -710,6 +833,45 @@ static void gen_fallback(jt_gen *g, VALUE obj)
         default: break;
     }
     gen_as_string(g, p, obj);
+}
+
+/* Rails mode: what ActiveSupport's encoder does with everything but nil,
+ * booleans, Integers, Floats, Symbols and plain Strings, Hashes and Arrays. */
+static void gen_rails_object(jt_gen *g, VALUE obj)
+{
+    switch (rb_type(obj)) {
+        /* Subclasses are copied into plain ones, their as_json unused. */
+        case T_HASH: gen_hash(g, obj); return;
+        case T_ARRAY: gen_array(g, obj); return;
+        case T_STRING: gen_string(g, obj, false); return;
+        default: break;
+    }
+    key_cache_forget(g); /* as_json and the stock checks are Ruby code */
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = rails_profile(g, obj, &scratch);
+    if (p->rails_stock) {
+        char text[JT_TIME_TEXT_MAX];
+        size_t n = jt_rails_native_text(obj, p->rails_kind, g->rails, text);
+        if (n) {
+            /* Digits, separators, 'T', 'Z': nothing to escape. */
+            jt_buffer_reserve(g->buf, n + 2);
+            jt_buffer_push_unsafe(g->buf, '"');
+            memcpy(g->buf->ptr + g->buf->len, text, n);
+            g->buf->len += n;
+            jt_buffer_push_unsafe(g->buf, '"');
+            return;
+        }
+    }
+    VALUE value = rb_funcall(obj, jt.id_as_json, 0);
+    if (p->rails_kind == JT_RAILS_NUMERIC) {
+        gen_json_gem_value(g, value);
+        return;
+    }
+    /* An as_json that returns itself, or a new object of the same kind,
+     * recurses without nesting: ActiveSupport ends in SystemStackError too. */
+    if (ruby_stack_check()) rb_raise(rb_eSysStackError, "stack level too deep");
+    gen_value(g, value);
+    RB_GC_GUARD(value);
 }
 
 /* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
@@ -773,6 +935,7 @@ again:
             case T_SYMBOL:
                 goto symbol;
             case T_STRUCT:
+                if (g->rails) goto general; /* ActiveSupport encodes a Fragment as a Struct */
                 key_cache_forget(g); /* a constant lookup may autoload */
                 if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
                     gen_fragment(g, obj);
@@ -785,7 +948,7 @@ again:
     }
 
 symbol:
-    if (g->cfg->strict) {
+    if (g->cfg->strict || g->rails) {
         g->symbols_are_names = true;
         gen_string(g, rb_sym2str(obj), as_json_called);
     } else if (symbols_use_generic_to_json(g, obj)) {
@@ -797,6 +960,10 @@ symbol:
     return;
 
 general:
+    if (g->rails) {
+        gen_rails_object(g, obj);
+        return;
+    }
     if (g->cfg->strict) {
         if (RTEST(g->cfg->as_json) && !as_json_called) {
             obj = call_as_json(g, obj, Qfalse);
@@ -849,7 +1016,7 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     }
 }
 
-VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
+static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails)
 {
     char stack[JT_STACK_BUFFER_SIZE];
     struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
@@ -864,21 +1031,42 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     g.depth = cfg->depth;
     g.escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
                     (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
+    g.rails = rails;
+    g.nesting_exceeded = 0;
+    g.rails_float_stock = -1;
+    if (rails) g.escape_mode = JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | (rails->escape_html ? JT_ESCAPE_HTML : 0);
     g.vstate = Qfalse;
     g.profile_count = 0;
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
-    g.symbols_are_names = false;
+    g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */
     char indents_buffer[JT_INDENTS_BUFFER];
     g.indents = NULL;
     g.indent_len = 0;
     g.indents_depth = -1;
     if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
     gen_value(&g, obj);
+    if (RB_UNLIKELY(g.nesting_exceeded)) {
+        rb_raise(jt.eNestingError,
+                 "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
+                 g.nesting_exceeded);
+    }
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);
     RB_GC_GUARD(obj);
     return result;
+}
+
+VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
+{
+    return generate(obj, cfg, io, NULL);
+}
+
+VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails)
+{
+    jt_config cfg;
+    jt_config_init(&cfg);
+    return generate(obj, &cfg, Qnil, rails);
 }

@@ -2,9 +2,14 @@
 #define JETSON_GENERATOR_H
 
 #include "state.h"
+#include "rails.h"
 
 /* Generates `obj` with `cfg`. Returns a new String, or `io` after streaming
  * into it when io is not nil. */
 VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io);
+
+/* What ActiveSupport::JSON.encode(obj) returns with the stock encoder (its
+ * as_json pass, the json gem, then its escaping), in one pass. */
+VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails);
 
 #endif

@@ -51,6 +51,32 @@ static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
     return result;
 }
 
+/* Jetson.rails_generate(value, escape_html, standard_time, precision, classes):
+ * the engine of Jetson::RailsEncoder, which reads ActiveSupport's settings
+ * on every call and passes them here. classes is
+ * [helper, TimeWithZone or nil, Date or nil, DateTime or nil]. */
+static VALUE jetson_rails_generate(VALUE self, VALUE value, VALUE escape_html, VALUE standard_time,
+                                   VALUE precision, VALUE classes)
+{
+    Check_Type(classes, T_ARRAY);
+    if (RARRAY_LEN(classes) != 4) rb_raise(rb_eArgError, "expected 4 classes");
+    jt_rails_settings settings = {
+        .helper = RARRAY_AREF(classes, 0),
+        .time_with_zone = RARRAY_AREF(classes, 1),
+        .date = RARRAY_AREF(classes, 2),
+        .datetime = RARRAY_AREF(classes, 3),
+        .time_precision = -1,
+        .standard_time = RTEST(standard_time),
+        .escape_html = RTEST(escape_html),
+    };
+    if (FIXNUM_P(precision) && FIX2LONG(precision) >= 0 && FIX2LONG(precision) <= 9) {
+        settings.time_precision = (int)FIX2LONG(precision);
+    }
+    VALUE result = jt_generate_rails(value, &settings);
+    RB_GC_GUARD(classes);
+    return result;
+}
+
 /* State#generate(obj, io = nil) */
 static VALUE state_generate(int argc, VALUE *argv, VALUE self)
 {
@@ -118,12 +144,18 @@ void Init_jetson(void)
     jt.id_method = rb_intern("method");
     jt.id_owner = rb_intern("owner");
     jt.id_generator_methods = rb_intern("GeneratorMethods");
+    jt.id_as_json = rb_intern("as_json");
+    jt.id_jd = rb_intern("jd");
+    jt.id_start = rb_intern("start");
+    jt.id_utc = rb_intern("utc");
+    jt.id_utc_offset = rb_intern("utc_offset");
+    jt.id_stock_p = rb_intern("stock?");
 
 #define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
     SYM(allow_nan); SYM(max_nesting); SYM(depth); SYM(ascii_only); SYM(script_safe);
     SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key);
-    SYM(sort_keys); SYM(buffer_initial_length);
+    SYM(sort_keys); SYM(buffer_initial_length); SYM(time); SYM(time_with_zone); SYM(date); SYM(float);
 #undef SYM
 
     jt.utf8_encindex = rb_utf8_encindex();
@@ -138,6 +170,7 @@ void Init_jetson(void)
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
+    rb_define_singleton_method(jt.mJetson, "rails_generate", jetson_rails_generate, 5);
     rb_define_method(jt.cState, "generate", state_generate, -1);
     rb_define_singleton_method(jt.cState, "generate", state_s_generate, -1);
 }

@@ -3,7 +3,7 @@
 /* Proleptic Gregorian date of a day count from 1970-01-01, after Howard
  * Hinnant's "chrono-Compatible Low-Level Date Algorithms" (civil_from_days):
  * eras of 400 years, years starting in March so the leap day comes last. */
-static void civil_from_days(long days, long *year, int *month, int *day)
+void jt_civil_from_days(long days, long *year, int *month, int *day)
 {
     days += 719468;
     long era = (days >= 0 ? days : days - 146096) / 146097;
@@ -22,27 +22,50 @@ static long floor_div(long a, long b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* Reads the instant through Time#to_i (floored seconds) and the offset
- * through rb_time_utc_offset, both exactly what Time#to_s formats. */
-static bool civil_time_of(VALUE time, jt_civil_time *t)
+/* Beyond +-2^40 s (~35,000 years) the year is out of range anyway; the
+ * bound keeps the arithmetic below far from overflow. */
+#define JT_TIME_SECONDS_LIMIT (1L << 40)
+
+/* Fills t from floored seconds since the epoch (read through Time#to_i, as
+ * strftime sees them) and the offset. */
+static bool civil_time_from(VALUE seconds, VALUE offset, bool utc, jt_civil_time *t)
 {
-    VALUE offset = rb_time_utc_offset(time);
-    VALUE seconds = rb_funcall(time, jt.id_to_i, 0);
     if (!FIXNUM_P(offset) || !FIXNUM_P(seconds)) return false;
     long off = FIX2LONG(offset);
     long secs = FIX2LONG(seconds);
-    /* Beyond +-2^40 s (~35,000 years) the year is out of range anyway;
-     * the bound keeps secs + off and the day arithmetic far from overflow. */
-    if (secs > (1L << 40) || secs < -(1L << 40) || off % 60 != 0) return false;
-    t->utc = RTEST(rb_funcall(time, jt.id_utc_p, 0));
+    if (secs > JT_TIME_SECONDS_LIMIT || secs < -JT_TIME_SECONDS_LIMIT || off % 60 != 0 ||
+        off >= 86400 || off <= -86400) {
+        return false;
+    }
+    t->utc = utc;
     t->utc_offset = off;
     long local = secs + off;
     long days = floor_div(local, 86400);
     long in_day = local - days * 86400;
-    civil_from_days(days, &t->year, &t->month, &t->day);
+    jt_civil_from_days(days, &t->year, &t->month, &t->day);
     t->hour = (int)(in_day / 3600);
     t->minute = (int)(in_day / 60 % 60);
     t->second = (int)(in_day % 60);
+    t->nanosecond = -1; /* read on demand: see subsec_of */
+    return t->year >= 1 && t->year <= 9999;
+}
+
+bool jt_civil_time_of(VALUE time, jt_civil_time *t)
+{
+    VALUE seconds = rb_funcall(time, jt.id_to_i, 0);
+    bool utc = RTEST(rb_funcall(time, jt.id_utc_p, 0));
+    if (!civil_time_from(seconds, rb_time_utc_offset(time), utc, t)) return false;
+    /* In range (checked above), so rb_time_timespec cannot raise. */
+    t->nanosecond = rb_time_timespec(time).tv_nsec;
+    return true;
+}
+
+bool jt_civil_time_at(VALUE utc_time, VALUE utc_offset, bool utc, jt_civil_time *t)
+{
+    if (!rb_obj_is_kind_of(utc_time, rb_cTime)) return false;
+    VALUE seconds = rb_funcall(utc_time, jt.id_to_i, 0);
+    if (!civil_time_from(seconds, utc_offset, utc, t)) return false;
+    t->nanosecond = rb_time_timespec(utc_time).tv_nsec;
     return true;
 }
 
@@ -53,35 +76,91 @@ static char *put2(char *p, int v)
     return p + 2;
 }
 
+static char *put_date(char *p, long year, int month, int day, char separator)
+{
+    p = put2(p, (int)(year / 100));
+    p = put2(p, (int)(year % 100));
+    *p++ = separator;
+    p = put2(p, month);
+    *p++ = separator;
+    return put2(p, day);
+}
+
+static char *put_clock(char *p, const jt_civil_time *t)
+{
+    p = put2(p, t->hour);
+    *p++ = ':';
+    p = put2(p, t->minute);
+    *p++ = ':';
+    return put2(p, t->second);
+}
+
+/* "+HHMM" or, with a colon, "+HH:MM". */
+static char *put_offset(char *p, long off, bool colon)
+{
+    *p++ = off < 0 ? '-' : '+';
+    if (off < 0) off = -off;
+    p = put2(p, (int)(off / 3600));
+    if (colon) *p++ = ':';
+    return put2(p, (int)(off / 60 % 60));
+}
+
 size_t jt_time_to_s(VALUE time, char out[JT_TIME_TO_S_MAX])
 {
     jt_civil_time t;
-    if (!civil_time_of(time, &t) || t.year < 1 || t.year > 9999) return 0;
-    char *p = out;
-    p = put2(p, (int)(t.year / 100));
-    p = put2(p, (int)(t.year % 100));
-    *p++ = '-';
-    p = put2(p, t.month);
-    *p++ = '-';
-    p = put2(p, t.day);
+    VALUE seconds = rb_funcall(time, jt.id_to_i, 0);
+    bool utc = RTEST(rb_funcall(time, jt.id_utc_p, 0));
+    if (!civil_time_from(seconds, rb_time_utc_offset(time), utc, &t)) return 0;
+    char *p = put_date(out, t.year, t.month, t.day, '-');
     *p++ = ' ';
-    p = put2(p, t.hour);
-    *p++ = ':';
-    p = put2(p, t.minute);
-    *p++ = ':';
-    p = put2(p, t.second);
+    p = put_clock(p, &t);
     *p++ = ' ';
     if (t.utc) {
         memcpy(p, "UTC", 3);
         p += 3;
     } else {
-        long off = t.utc_offset;
-        *p++ = off < 0 ? '-' : '+';
-        if (off < 0) off = -off;
-        p = put2(p, (int)(off / 3600));
-        p = put2(p, (int)(off / 60 % 60));
+        p = put_offset(p, t.utc_offset, false);
     }
     return (size_t)(p - out);
+}
+
+size_t jt_format_xmlschema(const jt_civil_time *t, int digits, char out[JT_TIME_TEXT_MAX])
+{
+    char *p = put_date(out, t->year, t->month, t->day, '-');
+    *p++ = 'T';
+    p = put_clock(p, t);
+    if (digits > 0) {
+        char nine[9];
+        long ns = t->nanosecond;
+        for (int i = 8; i >= 0; i--) {
+            nine[i] = (char)('0' + ns % 10);
+            ns /= 10;
+        }
+        *p++ = '.';
+        memcpy(p, nine, (size_t)digits);
+        p += digits;
+    }
+    if (t->utc) {
+        *p++ = 'Z';
+    } else {
+        p = put_offset(p, t->utc_offset, true);
+    }
+    return (size_t)(p - out);
+}
+
+size_t jt_format_legacy_time(const jt_civil_time *t, char out[JT_TIME_TEXT_MAX])
+{
+    char *p = put_date(out, t->year, t->month, t->day, '/');
+    *p++ = ' ';
+    p = put_clock(p, t);
+    *p++ = ' ';
+    p = put_offset(p, t->utc_offset, false);
+    return (size_t)(p - out);
+}
+
+size_t jt_format_date(long year, int month, int day, char separator, char out[JT_TIME_TEXT_MAX])
+{
+    return (size_t)(put_date(out, year, month, day, separator) - out);
 }
 
 bool jt_time_class_is_stock(VALUE klass)

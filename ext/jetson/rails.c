@@ -1,0 +1,87 @@
+#include "rails.h"
+
+enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s)
+{
+    if (RTEST(rb_class_inherited_p(klass, rb_cTime))) return JT_RAILS_TIME;
+    if (!NIL_P(s->time_with_zone) && RTEST(rb_class_inherited_p(klass, s->time_with_zone))) {
+        return JT_RAILS_TIME_WITH_ZONE;
+    }
+    if (!NIL_P(s->date) && RTEST(rb_class_inherited_p(klass, s->date))) {
+        /* DateTime (a Date subclass) prints through Ruby. */
+        bool datetime = !NIL_P(s->datetime) && RTEST(rb_class_inherited_p(klass, s->datetime));
+        return datetime ? JT_RAILS_OBJECT : JT_RAILS_DATE;
+    }
+    if (RTEST(rb_class_inherited_p(klass, rb_cNumeric))) return JT_RAILS_NUMERIC;
+    return JT_RAILS_OBJECT;
+}
+
+static VALUE kind_symbol(enum jt_rails_kind kind)
+{
+    switch (kind) {
+        case JT_RAILS_TIME: return jt.sym_time;
+        case JT_RAILS_TIME_WITH_ZONE: return jt.sym_time_with_zone;
+        case JT_RAILS_DATE: return jt.sym_date;
+        case JT_RAILS_FLOAT: return jt.sym_float;
+        default: return Qnil;
+    }
+}
+
+bool jt_rails_stock(VALUE klass, enum jt_rails_kind kind, const jt_rails_settings *s)
+{
+    VALUE name = kind_symbol(kind);
+    if (NIL_P(name)) return false;
+    /* Time's own fields are read through to_i and utc? (see times.c). */
+    if (kind == JT_RAILS_TIME && !jt_time_class_is_stock(klass)) return false;
+    return RTEST(rb_funcall(s->helper, jt.id_stock_p, 2, klass, name));
+}
+
+/* ITALY, Date's default calendar reform: Julian days before it are in the
+ * Julian calendar, which is not formatted here. */
+#define JT_JD_ITALY 2299161
+#define JT_JD_UNIX_EPOCH 2440588
+
+static size_t date_text(VALUE date, char separator, char out[JT_TIME_TEXT_MAX])
+{
+    VALUE jd = rb_funcall(date, jt.id_jd, 0);
+    VALUE start = rb_funcall(date, jt.id_start, 0);
+    if (!FIXNUM_P(jd) || !RB_FLOAT_TYPE_P(start)) return 0;
+    long day_number = FIX2LONG(jd);
+    /* Gregorian from `start` on (GREGORIAN is -Infinity). */
+    if (day_number < JT_JD_ITALY || RFLOAT_VALUE(start) > (double)day_number) return 0;
+    long year;
+    int month, day;
+    jt_civil_from_days(day_number - JT_JD_UNIX_EPOCH, &year, &month, &day);
+    if (year > 9999) return 0;
+    return jt_format_date(year, month, day, separator, out);
+}
+
+static size_t time_text(const jt_civil_time *t, const jt_rails_settings *s, char out[JT_TIME_TEXT_MAX])
+{
+    return s->standard_time ? jt_format_xmlschema(t, s->time_precision, out) : jt_format_legacy_time(t, out);
+}
+
+size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_settings *s,
+                            char out[JT_TIME_TEXT_MAX])
+{
+    jt_civil_time t;
+    switch (kind) {
+        case JT_RAILS_TIME:
+            if (s->standard_time && s->time_precision < 0) return 0;
+            if (!jt_civil_time_of(obj, &t)) return 0;
+            return time_text(&t, s, out);
+        case JT_RAILS_TIME_WITH_ZONE: {
+            if (s->standard_time && s->time_precision < 0) return 0;
+            /* The instant (@utc, a UTC Time) seen at the zone's offset is
+             * the local time TimeWithZone#time would build. */
+            VALUE utc_time = rb_funcall(obj, jt.id_utc, 0);
+            VALUE offset = rb_funcall(obj, jt.id_utc_offset, 0);
+            bool utc = s->standard_time && RTEST(rb_funcall(obj, jt.id_utc_p, 0));
+            if (!jt_civil_time_at(utc_time, offset, utc, &t)) return 0;
+            return time_text(&t, s, out);
+        }
+        case JT_RAILS_DATE:
+            return date_text(obj, s->standard_time ? '-' : '/', out);
+        default:
+            return 0;
+    }
+}

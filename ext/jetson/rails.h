@@ -1,0 +1,40 @@
+#ifndef JETSON_RAILS_H
+#define JETSON_RAILS_H
+
+#include "times.h"
+
+/* ActiveSupport's JSON settings and classes for one Rails-mode call. The
+ * settings are read by the caller on every call (apps change them at run
+ * time); the VALUEs are kept alive by the caller's frame. */
+typedef struct jt_rails_settings {
+    VALUE helper;         /* Jetson::Rails: answers stock?(klass, kind) */
+    VALUE time_with_zone; /* ActiveSupport::TimeWithZone, or Qnil */
+    VALUE date, datetime; /* ::Date and ::DateTime, or Qnil */
+    int time_precision;   /* 0-9, or -1: times are formatted by Ruby */
+    bool standard_time;   /* use_standard_json_time_format */
+    bool escape_html;     /* escape_html_entities_in_json */
+} jt_rails_settings;
+
+/* What ActiveSupport's as_json does for a class, where Jetson knows it. */
+enum jt_rails_kind {
+    JT_RAILS_OBJECT = 0,     /* its as_json, then the result encoded again */
+    JT_RAILS_TIME,           /* Time and subclasses */
+    JT_RAILS_TIME_WITH_ZONE, /* ActiveSupport::TimeWithZone */
+    JT_RAILS_DATE,           /* Date (not DateTime) */
+    JT_RAILS_NUMERIC,        /* other Numerics: as_json's result is not encoded again */
+    JT_RAILS_FLOAT,          /* only asked through jt_rails_stock */
+};
+
+enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s);
+
+/* Whether klass still has the as_json (and the methods it relies on) that
+ * ActiveSupport defines for its kind, so Jetson may write its value itself.
+ * Asked once per class per call. */
+bool jt_rails_stock(VALUE klass, enum jt_rails_kind kind, const jt_rails_settings *s);
+
+/* The JSON string text of a value of a stock class (the time or date
+ * formats of ActiveSupport), or 0 when Ruby has to produce it. */
+size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_settings *s,
+                            char out[JT_TIME_TEXT_MAX]);
+
+#endif

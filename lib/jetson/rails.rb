@@ -1,0 +1,104 @@
+# frozen_string_literal: true
+
+require "jetson"
+require "active_support"
+require "active_support/json"
+require "active_support/time"
+
+module Jetson
+  # Rails mode: ActiveSupport's JSON encoding (as_json over the tree, the json
+  # gem, then ActiveSupport's escaping) done in one native pass with the same
+  # bytes. Nothing changes until the app opts in:
+  #
+  #   require "jetson/rails"
+  #   Jetson::Rails.install!   # ActiveSupport.json_encoder = Jetson::RailsEncoder
+  #
+  # or, in a Rails app, `config.jetson.rails_encoder = true` (see Jetson::Railtie).
+  module Rails
+    # The methods each native fast path stands in for, as found when this file
+    # was loaded. A class keeps its fast path only while looking these up from
+    # it still finds the same definitions (see stock?); anything redefined,
+    # prepended or overridden in a subclass goes through Ruby.
+    STOCK_METHODS = {
+      time: [[::Time, :as_json], [::Time, :xmlschema], [::Time, :formatted_offset], [::Time, :strftime]],
+      time_with_zone: [[ActiveSupport::TimeWithZone, :as_json], [ActiveSupport::TimeWithZone, :xmlschema],
+                       [ActiveSupport::TimeWithZone, :formatted_offset], [::Time, :strftime]],
+      date: [[::Date, :as_json], [::Date, :strftime]],
+      float: [[::Float, :as_json]]
+    }.transform_values { |list| list.map { |owner, name| [owner, name, owner.instance_method(name)].freeze }.freeze }
+     .freeze
+
+    # Where the stock definitions live; a definition found elsewhere when this
+    # file loads (an app's override loaded first) disables that fast path.
+    STOCK_SOURCES = %r{/active_support/|/time\.rb\z}
+
+    # Arguments for Jetson.rails_generate: this module answers stock?, then
+    # the classes with native encodings.
+    CLASSES = [self, ActiveSupport::TimeWithZone, ::Date, ::DateTime].freeze
+
+    class << self
+      # Makes ActiveSupport (to_json, render json:, ActiveSupport::JSON.encode)
+      # encode with Jetson. Returns the encoder that was in place.
+      def install!
+        previous = ActiveSupport.json_encoder
+        ActiveSupport.json_encoder = RailsEncoder
+        previous
+      end
+
+      # Puts ActiveSupport's own encoder back (or the one given).
+      def uninstall!(encoder = ActiveSupport::JSON::Encoding::JSONGemEncoder)
+        ActiveSupport.json_encoder = encoder
+      end
+
+      def installed?
+        ActiveSupport.json_encoder == RailsEncoder
+      end
+
+      # Asked by the native encoder once per class and call: whether klass
+      # still answers the methods behind the `kind` fast path with
+      # ActiveSupport's (or Ruby's) own definitions.
+      def stock?(klass, kind)
+        methods = STOCK_METHODS[kind] or return false
+        methods.all? do |owner, name, stock|
+          stock_definition?(stock) && klass.instance_method(name).owner.equal?(owner) &&
+            owner.instance_method(name) == stock
+        end
+      end
+
+      private
+
+      def stock_definition?(method)
+        path = method.source_location&.first
+        path.nil? || STOCK_SOURCES.match?(path)
+      end
+    end
+  end
+
+  # A drop-in for ActiveSupport's JSON encoder (ActiveSupport.json_encoder=):
+  # `new(options)` and `#encode(value)`, with the bytes of the stock encoder of
+  # the loaded ActiveSupport. Holds only its options, so one instance can be
+  # cached and shared between threads. ActiveSupport's settings
+  # (escape_html_entities_in_json, use_standard_json_time_format,
+  # time_precision) are read on every call.
+  class RailsEncoder
+    attr_reader :options
+
+    def initialize(options = nil)
+      @options = options || {}
+    end
+
+    def encode(value)
+      # As ActiveSupport: options go to the top-level as_json only.
+      value = value.as_json(options.dup) unless options.empty?
+      settings = ActiveSupport::JSON::Encoding
+      Jetson.rails_generate(value, settings.escape_html_entities_in_json, settings.use_standard_json_time_format,
+                            settings.time_precision, Rails::CLASSES)
+    rescue Jetson::NestingError => e
+      raise ::JSON::NestingError, e.message
+    rescue Jetson::GeneratorError => e
+      raise ::JSON::GeneratorError.new(e.message, e.invalid_object)
+    end
+  end
+end
+
+require_relative "railtie" if defined?(::Rails::Railtie)
