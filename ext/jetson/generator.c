@@ -34,7 +34,7 @@ typedef struct jt_gen {
     int escape_mode;
     /* Rails mode (ActiveSupport's encoding) when set; see jt_generate_rails. */
     const jt_rails_settings *rails;
-    long nesting_exceeded;        /* Rails mode: depth first past max_nesting */
+    VALUE deferred_error;          /* Rails mode: see defer_generator_errors */
     signed char rails_float_stock; /* Rails mode: Float#as_json is ActiveSupport's; -1 unknown */
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
     /* Classes met in gen_fallback during this call (see class_profile). */
@@ -348,10 +348,16 @@ JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
 /* Any T_STRING value (the json gem's generate_json_string). as_json gets one
  * say per value: once it has been called, a String that is still not UTF-8 is
  * an error, so a callback cannot bounce a value back and forth forever. */
+static void gen_rails_string(jt_gen *g, VALUE str);
+
 static void gen_string(jt_gen *g, VALUE str, bool as_json_called)
 {
     if (RB_LIKELY(string_is_json_ready(str))) {
         write_ready_string(g, str);
+        return;
+    }
+    if (RB_UNLIKELY(g->rails)) {
+        gen_rails_string(g, str);
         return;
     }
     if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
@@ -361,6 +367,46 @@ static void gen_string(jt_gen *g, VALUE str, bool as_json_called)
         return;
     }
     write_string_bytes(g, str);
+}
+
+/* Rails mode: ActiveSupport calls every as_json before the json gem writes
+ * anything, so an error the json gem raises (invalid UTF-8, nesting) loses
+ * against an as_json error later in the document. Such errors are kept, the
+ * walk goes on, and the first one is raised at the end. */
+static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
+{
+    int state = 0;
+    rb_protect(fn, data, &state);
+    if (!state) return;
+    VALUE error = rb_errinfo();
+    if (!rb_obj_is_kind_of(error, jt.eGeneratorError)) rb_jump_tag(state);
+    rb_set_errinfo(Qnil);
+    key_cache_forget(g);
+    if (!g->deferred_error) g->deferred_error = error;
+}
+
+struct deferred_write {
+    jt_gen *g;
+    VALUE value;
+};
+
+static VALUE write_converted_string(VALUE data)
+{
+    struct deferred_write *w = (struct deferred_write *)data;
+    jt_gen *g = w->g;
+    VALUE str = convert_encoding(g, w->value, false, false);
+    if (RB_TYPE_P(str, T_STRING)) {
+        write_string_bytes(g, str);
+    } else {
+        gen_value(g, str);
+    }
+    return Qnil;
+}
+
+static void gen_rails_string(jt_gen *g, VALUE str)
+{
+    struct deferred_write w = { .g = g, .value = str };
+    defer_generator_errors(g, write_converted_string, (VALUE)&w);
 }
 
 /* --- layout helpers ------------------------------------------------------ */
@@ -421,7 +467,11 @@ static long enter_container(jt_gen *g)
             /* ActiveSupport calls every as_json before the json gem counts
              * nesting: errors from as_json come first, and a cycle ends in
              * SystemStackError (below), so the walk goes on. */
-            if (!g->nesting_exceeded) g->nesting_exceeded = depth;
+            if (!g->deferred_error) {
+                g->deferred_error = rb_exc_new_str(jt.eNestingError, rb_sprintf(
+                    "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
+                    depth - 1));
+            }
             if (ruby_stack_check()) {
                 --g->depth;
                 rb_raise(rb_eSysStackError, "stack level too deep");
@@ -455,6 +505,9 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
 {
     if (it->mixed_keys_seen) return;
     it->mixed_keys_seen = true;
+    /* Rails mode checks the Hash ActiveSupport would hand the json gem,
+     * known once the pairs are through (see gen_rails_hash_pairs). */
+    if (it->g->rails) return;
     key_cache_forget(it->g);
     const jt_config *cfg = it->g->cfg;
     if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
@@ -517,6 +570,10 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
     }
 
     if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
+        if (g->rails) {
+            gen_rails_string(g, key_str);
+            return;
+        }
         key_str = convert_encoding(g, key_str, as_json_called, true);
     }
     if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
@@ -601,28 +658,67 @@ static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
     return hash_pair_compact_i(key, value, data);
 }
 
-static int rekey_i(VALUE key, VALUE value, VALUE copy)
+/* The json gem's duplicate-key check (a warning) on a Hash of String and
+ * Symbol keys. */
+static void check_mixed_keys(jt_gen *g, VALUE hash)
+{
+    key_cache_forget(g);
+    rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
+}
+
+/* Collects [key as ActiveSupport keeps it, value] pairs in order. */
+static int rekey_i(VALUE key, VALUE value, VALUE pairs)
 {
     int key_type = rb_type(key);
     if (key_type != T_STRING && key_type != T_SYMBOL) key = rb_funcall(key, jt.id_to_s, 0);
-    rb_hash_aset(copy, key, value);
+    rb_ary_push(pairs, rb_assoc_new(key, value));
     return ST_CONTINUE;
+}
+
+/* ActiveSupport runs as_json on a value even when a later pair replaces it:
+ * such values are encoded for their as_json calls and errors, then dropped
+ * (with any writing error, which the json gem would never meet). */
+static void encode_and_drop(jt_gen *g, VALUE value)
+{
+    size_t mark = g->buf->len;
+    VALUE deferred = g->deferred_error;
+    gen_value(g, value);
+    key_cache_forget(g);
+    g->buf->len = mark;
+    g->deferred_error = deferred;
 }
 
 static void gen_rails_hash_pairs(jt_gen *g, VALUE hash)
 {
     size_t start = g->buf->len;
+    VALUE deferred_before = g->deferred_error;
     struct hash_iter it = { .g = g, .hash = hash, .first = true };
     rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&it);
-    if (RB_LIKELY(!it.rekey)) return;
+    if (RB_LIKELY(!it.rekey)) {
+        if (RB_UNLIKELY(it.mixed_keys_seen)) check_mixed_keys(g, hash);
+        return;
+    }
 
     key_cache_forget(g); /* to_s is Ruby code; and the pairs written are dropped */
     g->buf->len = start;
+    g->deferred_error = deferred_before; /* with any error they deferred */
+    VALUE pairs = rb_ary_new_capa((long)RHASH_SIZE(hash));
+    rb_hash_foreach(hash, rekey_i, pairs);
     VALUE copy = rb_hash_new();
-    rb_hash_foreach(hash, rekey_i, copy);
+    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
+        VALUE pair = RARRAY_AREF(pairs, i);
+        rb_hash_aset(copy, RARRAY_AREF(pair, 0), RARRAY_AREF(pair, 1));
+    }
+    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
+        VALUE pair = RARRAY_AREF(pairs, i);
+        VALUE value = RARRAY_AREF(pair, 1);
+        if (rb_hash_lookup2(copy, RARRAY_AREF(pair, 0), Qundef) != value) encode_and_drop(g, value);
+    }
     struct hash_iter again = { .g = g, .hash = copy, .first = true };
     rb_hash_foreach(copy, hash_pair_compact_i, (VALUE)&again);
+    if (again.mixed_keys_seen) check_mixed_keys(g, copy);
     RB_GC_GUARD(copy);
+    RB_GC_GUARD(pairs);
 }
 
 static void gen_hash(jt_gen *g, VALUE hash)
@@ -913,6 +1009,10 @@ again:
                     write_ready_string(g, obj);
                     return;
                 }
+                if (g->rails) {
+                    gen_rails_string(g, obj);
+                    return;
+                }
                 if (as_json_called) jt_raise_generator_error(obj, "source sequence is illegal/malformed utf-8");
                 obj = convert_encoding(g, obj, false, false);
                 as_json_called = true;
@@ -1032,7 +1132,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
                     (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
     g.rails = rails;
-    g.nesting_exceeded = 0;
+    g.deferred_error = 0;
     g.rails_float_stock = -1;
     if (rails) g.escape_mode = JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | (rails->escape_html ? JT_ESCAPE_HTML : 0);
     g.vstate = Qfalse;
@@ -1048,11 +1148,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.indents_depth = -1;
     if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
     gen_value(&g, obj);
-    if (RB_UNLIKELY(g.nesting_exceeded)) {
-        rb_raise(jt.eNestingError,
-                 "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-                 g.nesting_exceeded);
-    }
+    if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);
     RB_GC_GUARD(obj);
