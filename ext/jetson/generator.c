@@ -36,6 +36,12 @@ typedef struct jt_gen {
     const jt_rails_settings *rails;
     VALUE deferred_error;          /* Rails mode: see defer_generator_errors */
     signed char rails_float_stock; /* Rails mode: Float#as_json is ActiveSupport's; -1 unknown */
+    signed char rails_hash_stock, rails_array_stock; /* the same for Hash and Array */
+    /* Rails mode walks a value the way one of ActiveSupport's two passes
+     * would: as_json(options) (the options, or Qnil for none), which turns
+     * every Hash key into a String, or the pass after it (Qundef), which
+     * keeps String and Symbol keys and calls as_json without options. */
+    VALUE as_json_options;
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
     /* Classes met in gen_fallback during this call (see class_profile). */
     struct jt_class_profile profiles[JT_PROFILE_CACHE];
@@ -243,6 +249,47 @@ static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_cl
         p->rails_known = true;
     }
     return p;
+}
+
+JT_INLINE bool in_as_json_pass(const jt_gen *g)
+{
+    return g->as_json_options != Qundef;
+}
+
+static VALUE rails_call_as_json(jt_gen *g, VALUE obj)
+{
+    key_cache_forget(g);
+    VALUE options = g->as_json_options;
+    if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
+    return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
+}
+
+/* Walks value in the given pass (see as_json_options), then returns to the
+ * current one. */
+static void gen_value_in_pass(jt_gen *g, VALUE value, VALUE options)
+{
+    VALUE saved = g->as_json_options;
+    g->as_json_options = options;
+    gen_value(g, value);
+    g->as_json_options = saved;
+}
+
+/* Whether a Hash or an Array still has ActiveSupport's as_json. */
+static bool rails_container_stock(jt_gen *g, VALUE obj, enum jt_rails_kind kind)
+{
+    VALUE klass = CLASS_OF(obj);
+    signed char *cached = kind == JT_RAILS_HASH ? &g->rails_hash_stock : &g->rails_array_stock;
+    if (klass == (kind == JT_RAILS_HASH ? rb_cHash : rb_cArray)) {
+        if (RB_UNLIKELY(*cached < 0)) {
+            key_cache_forget(g);
+            *cached = jt_rails_stock(klass, kind, g->rails);
+        }
+        return *cached;
+    }
+    key_cache_forget(g);
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = rails_profile(g, obj, &scratch);
+    return p->rails_kind == kind && p->rails_stock;
 }
 
 static bool profile_responds_to_json(const struct jt_class_profile *p, VALUE obj)
@@ -650,9 +697,12 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
  * the pass below stops at the first one and the Hash is rebuilt that way. */
 static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
 {
+    struct hash_iter *it = (struct hash_iter *)data;
     int key_type = rb_type(key);
-    if (RB_UNLIKELY(key_type != T_STRING && key_type != T_SYMBOL)) {
-        ((struct hash_iter *)data)->rekey = true;
+    if (RB_UNLIKELY(key_type != T_STRING && key_type != T_SYMBOL) ||
+        /* as_json turns Symbols into Strings too: "a" and :a collapse */
+        RB_UNLIKELY(!it->first && key_type != it->first_key_type && in_as_json_pass(it->g))) {
+        it->rekey = true;
         return ST_STOP;
     }
     return hash_pair_compact_i(key, value, data);
@@ -666,12 +716,18 @@ static void check_mixed_keys(jt_gen *g, VALUE hash)
     rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
 }
 
+struct rekey {
+    VALUE pairs;
+    bool symbols_too; /* the as_json pass: every key becomes its to_s */
+};
+
 /* Collects [key as ActiveSupport keeps it, value] pairs in order. */
-static int rekey_i(VALUE key, VALUE value, VALUE pairs)
+static int rekey_i(VALUE key, VALUE value, VALUE data)
 {
+    struct rekey *r = (struct rekey *)data;
     int key_type = rb_type(key);
-    if (key_type != T_STRING && key_type != T_SYMBOL) key = rb_funcall(key, jt.id_to_s, 0);
-    rb_ary_push(pairs, rb_assoc_new(key, value));
+    if (key_type != T_STRING && (key_type != T_SYMBOL || r->symbols_too)) key = rb_funcall(key, jt.id_to_s, 0);
+    rb_ary_push(r->pairs, rb_assoc_new(key, value));
     return ST_CONTINUE;
 }
 
@@ -703,7 +759,8 @@ static void gen_rails_hash_pairs(jt_gen *g, VALUE hash)
     g->buf->len = start;
     g->deferred_error = deferred_before; /* with any error they deferred */
     VALUE pairs = rb_ary_new_capa((long)RHASH_SIZE(hash));
-    rb_hash_foreach(hash, rekey_i, pairs);
+    struct rekey r = { .pairs = pairs, .symbols_too = in_as_json_pass(g) };
+    rb_hash_foreach(hash, rekey_i, (VALUE)&r);
     VALUE copy = rb_hash_new();
     for (long i = 0; i < RARRAY_LEN(pairs); i++) {
         VALUE pair = RARRAY_AREF(pairs, i);
@@ -721,9 +778,27 @@ static void gen_rails_hash_pairs(jt_gen *g, VALUE hash)
     RB_GC_GUARD(pairs);
 }
 
+/* Rails mode, as_json pass: Hash#as_json's only: and except: options. */
+static VALUE rails_subset(jt_gen *g, VALUE hash)
+{
+    VALUE options = g->as_json_options;
+    if (NIL_P(options)) return hash;
+    if (!RTEST(rb_hash_lookup(options, jt.sym_only)) && !RTEST(rb_hash_lookup(options, jt.sym_except))) return hash;
+    key_cache_forget(g);
+    return rb_funcall(g->rails->helper, jt.id_subset, 2, hash, options);
+}
+
 static void gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
+    if (RB_UNLIKELY(g->rails) && in_as_json_pass(g)) {
+        if (!rails_container_stock(g, hash, JT_RAILS_HASH)) {
+            gen_value_in_pass(g, rails_call_as_json(g, hash), Qundef);
+            return;
+        }
+        hash = rails_subset(g, hash);
+        Check_Type(hash, T_HASH);
+    }
     if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
         key_cache_forget(g);
         hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
@@ -757,6 +832,10 @@ static void gen_hash(jt_gen *g, VALUE hash)
 static void gen_array(jt_gen *g, VALUE ary)
 {
     const jt_config *cfg = g->cfg;
+    if (RB_UNLIKELY(g->rails) && in_as_json_pass(g) && !rails_container_stock(g, ary, JT_RAILS_ARRAY)) {
+        gen_value_in_pass(g, rails_call_as_json(g, ary), Qundef);
+        return;
+    }
     long depth = enter_container(g);
     if (RARRAY_LEN(ary) == 0) {
         jt_buffer_append(g->buf, "[]", 2);
@@ -846,8 +925,12 @@ static void gen_rails_float(jt_gen *g, VALUE obj)
     }
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(!g->rails_float_stock || CLASS_OF(obj) != rb_cFloat)) {
-        key_cache_forget(g);
-        gen_json_gem_value(g, rb_funcall(obj, jt.id_as_json, 0));
+        VALUE replacement = rails_call_as_json(g, obj);
+        if (in_as_json_pass(g)) {
+            gen_value_in_pass(g, replacement, Qundef);
+        } else {
+            gen_json_gem_value(g, replacement);
+        }
     } else if (isnan(value) || isinf(value)) {
         jt_buffer_append(g->buf, "null", 4);
     } else {
@@ -931,6 +1014,22 @@ static void gen_fallback(jt_gen *g, VALUE obj)
     gen_as_string(g, p, obj);
 }
 
+/* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a
+ * root key when asked (left to Ruby). The Hash comes from the model's own
+ * serializable_hash; Jetson does the as_json pass over it. */
+static bool gen_rails_model(jt_gen *g, VALUE model)
+{
+    VALUE options = g->as_json_options;
+    if (options == Qundef) options = Qnil;
+    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
+    if (root == Qundef) root = rb_funcall(model, jt.id_include_root_in_json, 0);
+    if (RTEST(root)) return false;
+    VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
+    gen_value_in_pass(g, hash, Qnil);
+    RB_GC_GUARD(hash);
+    return true;
+}
+
 /* Rails mode: what ActiveSupport's encoder does with everything but nil,
  * booleans, Integers, Floats, Symbols and plain Strings, Hashes and Arrays. */
 static void gen_rails_object(jt_gen *g, VALUE obj)
@@ -958,15 +1057,16 @@ static void gen_rails_object(jt_gen *g, VALUE obj)
             return;
         }
     }
-    VALUE value = rb_funcall(obj, jt.id_as_json, 0);
-    if (p->rails_kind == JT_RAILS_NUMERIC) {
+    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && gen_rails_model(g, obj)) return;
+    VALUE value = rails_call_as_json(g, obj);
+    if (p->rails_kind == JT_RAILS_NUMERIC && !in_as_json_pass(g)) {
         gen_json_gem_value(g, value);
         return;
     }
     /* An as_json that returns itself, or a new object of the same kind,
      * recurses without nesting: ActiveSupport ends in SystemStackError too. */
     if (ruby_stack_check()) rb_raise(rb_eSysStackError, "stack level too deep");
-    gen_value(g, value);
+    gen_value_in_pass(g, value, Qundef);
     RB_GC_GUARD(value);
 }
 
@@ -1134,6 +1234,9 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.rails = rails;
     g.deferred_error = 0;
     g.rails_float_stock = -1;
+    g.rails_hash_stock = -1;
+    g.rails_array_stock = -1;
+    g.as_json_options = rails ? rails->options : Qundef;
     if (rails) g.escape_mode = JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | (rails->escape_html ? JT_ESCAPE_HTML : 0);
     g.vstate = Qfalse;
     g.profile_count = 0;

@@ -51,20 +51,27 @@ static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
     return result;
 }
 
-/* Jetson.rails_generate(value, escape_html, standard_time, precision, classes):
- * the engine of Jetson::RailsEncoder, which reads ActiveSupport's settings
- * on every call and passes them here. classes is
- * [helper, TimeWithZone or nil, Date or nil, DateTime or nil]. */
-static VALUE jetson_rails_generate(VALUE self, VALUE value, VALUE escape_html, VALUE standard_time,
-                                   VALUE precision, VALUE classes)
+/* Jetson.rails_generate(value, options, escape_html, standard_time, precision,
+ * classes, active_model): the engine of Jetson::RailsEncoder, which reads
+ * ActiveSupport's settings on every call and passes them here. options: the
+ * encoder's options Hash, or nil; classes is [helper, TimeWithZone, Date,
+ * DateTime] (each may be nil); active_model: ActiveModel::Serializers::JSON
+ * once loaded, else nil. */
+static VALUE jetson_rails_generate(int argc, VALUE *argv, VALUE self)
 {
+    rb_check_arity(argc, 7, 7);
+    VALUE value = argv[0], options = argv[1], escape_html = argv[2], standard_time = argv[3];
+    VALUE precision = argv[4], classes = argv[5], active_model = argv[6];
     Check_Type(classes, T_ARRAY);
     if (RARRAY_LEN(classes) != 4) rb_raise(rb_eArgError, "expected 4 classes");
+    if (!NIL_P(options)) Check_Type(options, T_HASH);
     jt_rails_settings settings = {
         .helper = RARRAY_AREF(classes, 0),
         .time_with_zone = RARRAY_AREF(classes, 1),
         .date = RARRAY_AREF(classes, 2),
         .datetime = RARRAY_AREF(classes, 3),
+        .active_model = active_model,
+        .options = NIL_P(options) || RHASH_SIZE(options) == 0 ? Qundef : options,
         .time_precision = -1,
         .standard_time = RTEST(standard_time),
         .escape_html = RTEST(escape_html),
@@ -74,6 +81,8 @@ static VALUE jetson_rails_generate(VALUE self, VALUE value, VALUE escape_html, V
     }
     VALUE result = jt_generate_rails(value, &settings);
     RB_GC_GUARD(classes);
+    RB_GC_GUARD(options);
+    RB_GC_GUARD(active_model);
     return result;
 }
 
@@ -150,12 +159,16 @@ void Init_jetson(void)
     jt.id_utc = rb_intern("utc");
     jt.id_utc_offset = rb_intern("utc_offset");
     jt.id_stock_p = rb_intern("stock?");
+    jt.id_subset = rb_intern("subset");
+    jt.id_serializable_hash = rb_intern("serializable_hash");
+    jt.id_include_root_in_json = rb_intern("include_root_in_json");
 
 #define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
     SYM(allow_nan); SYM(max_nesting); SYM(depth); SYM(ascii_only); SYM(script_safe);
     SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key);
     SYM(sort_keys); SYM(buffer_initial_length); SYM(time); SYM(time_with_zone); SYM(date); SYM(float);
+    SYM(model); SYM(hash); SYM(array); SYM(only); SYM(except); SYM(root);
 #undef SYM
 
     jt.utf8_encindex = rb_utf8_encindex();
@@ -170,7 +183,7 @@ void Init_jetson(void)
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
-    rb_define_singleton_method(jt.mJetson, "rails_generate", jetson_rails_generate, 5);
+    rb_define_singleton_method(jt.mJetson, "rails_generate", jetson_rails_generate, -1);
     rb_define_method(jt.cState, "generate", state_generate, -1);
     rb_define_singleton_method(jt.cState, "generate", state_s_generate, -1);
 }

@@ -12,6 +12,9 @@ enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s)
         return datetime ? JT_RAILS_OBJECT : JT_RAILS_DATE;
     }
     if (RTEST(rb_class_inherited_p(klass, rb_cNumeric))) return JT_RAILS_NUMERIC;
+    if (!NIL_P(s->active_model) && RTEST(rb_class_inherited_p(klass, s->active_model))) return JT_RAILS_MODEL;
+    if (RTEST(rb_class_inherited_p(klass, rb_cHash))) return JT_RAILS_HASH;
+    if (RTEST(rb_class_inherited_p(klass, rb_cArray))) return JT_RAILS_ARRAY;
     return JT_RAILS_OBJECT;
 }
 
@@ -22,6 +25,9 @@ static VALUE kind_symbol(enum jt_rails_kind kind)
         case JT_RAILS_TIME_WITH_ZONE: return jt.sym_time_with_zone;
         case JT_RAILS_DATE: return jt.sym_date;
         case JT_RAILS_FLOAT: return jt.sym_float;
+        case JT_RAILS_MODEL: return jt.sym_model;
+        case JT_RAILS_HASH: return jt.sym_hash;
+        case JT_RAILS_ARRAY: return jt.sym_array;
         default: return Qnil;
     }
 }

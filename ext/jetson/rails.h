@@ -10,6 +10,10 @@ typedef struct jt_rails_settings {
     VALUE helper;         /* Jetson::Rails: answers stock?(klass, kind) */
     VALUE time_with_zone; /* ActiveSupport::TimeWithZone, or Qnil */
     VALUE date, datetime; /* ::Date and ::DateTime, or Qnil */
+    VALUE active_model;   /* ActiveModel::Serializers::JSON, or Qnil */
+    /* The options of a top-level as_json call (to_json(options) and render
+     * json: pass some), or Qundef for none. */
+    VALUE options;
     int time_precision;   /* 0-9, or -1: times are formatted by Ruby */
     bool standard_time;   /* use_standard_json_time_format */
     bool escape_html;     /* escape_html_entities_in_json */
@@ -22,7 +26,11 @@ enum jt_rails_kind {
     JT_RAILS_TIME_WITH_ZONE, /* ActiveSupport::TimeWithZone */
     JT_RAILS_DATE,           /* Date (not DateTime) */
     JT_RAILS_NUMERIC,        /* other Numerics: as_json's result is not encoded again */
-    JT_RAILS_FLOAT,          /* only asked through jt_rails_stock */
+    JT_RAILS_MODEL,          /* ActiveModel::Serializers::JSON: serializable_hash(options) */
+    /* Only asked through jt_rails_stock: */
+    JT_RAILS_FLOAT,
+    JT_RAILS_HASH,
+    JT_RAILS_ARRAY,
 };
 
 enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s);

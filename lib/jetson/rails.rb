@@ -24,7 +24,9 @@ module Jetson
       time_with_zone: [[ActiveSupport::TimeWithZone, :as_json], [ActiveSupport::TimeWithZone, :xmlschema],
                        [ActiveSupport::TimeWithZone, :formatted_offset], [::Time, :strftime]],
       date: [[::Date, :as_json], [::Date, :strftime]],
-      float: [[::Float, :as_json]]
+      float: [[::Float, :as_json]],
+      hash: [[::Hash, :as_json]],
+      array: [[::Array, :as_json]]
     }.transform_values { |list| list.map { |owner, name| [owner, name, owner.instance_method(name)].freeze }.freeze }
      .freeze
 
@@ -58,14 +60,41 @@ module Jetson
       # still answers the methods behind the `kind` fast path with
       # ActiveSupport's (or Ruby's) own definitions.
       def stock?(klass, kind)
-        methods = STOCK_METHODS[kind] or return false
+        methods = kind == :model ? model_methods : STOCK_METHODS[kind]
+        return false unless methods
+
         methods.all? do |owner, name, stock|
           stock_definition?(stock) && klass.instance_method(name).owner.equal?(owner) &&
             owner.instance_method(name) == stock
         end
       end
 
+      # Hash#as_json's only:/except: subset, for the native as_json pass.
+      def subset(hash, options)
+        if (attrs = options[:only])
+          hash.slice(*Array(attrs))
+        elsif (attrs = options[:except])
+          hash.except(*Array(attrs))
+        else
+          hash
+        end
+      end
+
+      # ActiveModel::Serializers::JSON once ActiveModel is loaded (apps load it
+      # after this file), else nil.
+      def active_model
+        ::ActiveModel::Serializers::JSON if defined?(::ActiveModel::Serializers::JSON)
+      end
+
       private
+
+      # ActiveModel's as_json, captured when first needed (see active_model).
+      def model_methods
+        @model_methods ||= begin
+          mod = active_model
+          mod && [[mod, :as_json, mod.instance_method(:as_json)].freeze].freeze
+        end
+      end
 
       def stock_definition?(method)
         path = method.source_location&.first
@@ -88,11 +117,11 @@ module Jetson
     end
 
     def encode(value)
-      # As ActiveSupport: options go to the top-level as_json only.
-      value = value.as_json(options.dup) unless options.empty?
       settings = ActiveSupport::JSON::Encoding
-      Jetson.rails_generate(value, settings.escape_html_entities_in_json, settings.use_standard_json_time_format,
-                            settings.time_precision, Rails::CLASSES)
+      # The options go to the top-level as_json (done natively), as in ActiveSupport.
+      Jetson.rails_generate(value, options, settings.escape_html_entities_in_json,
+                            settings.use_standard_json_time_format, settings.time_precision, Rails::CLASSES,
+                            Rails.active_model)
     rescue Jetson::NestingError => e
       raise ::JSON::NestingError, e.message
     rescue Jetson::GeneratorError => e
