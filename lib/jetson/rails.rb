@@ -64,8 +64,10 @@ module Jetson
         return false unless methods
 
         methods.all? do |owner, name, stock|
-          stock_definition?(stock) && klass.instance_method(name).owner.equal?(owner) &&
-            owner.instance_method(name) == stock
+          # A method of klass's own line (not, e.g., Time#strftime behind a
+          # TimeWithZone) must also not be overridden below its owner.
+          stock_definition?(stock) && owner.instance_method(name) == stock &&
+            (!(klass <= owner) || klass.instance_method(name).owner.equal?(owner))
         end
       end
 

@@ -1,0 +1,19 @@
+# frozen_string_literal: true
+
+module Jetson
+  # Opt-in from a Rails app's configuration (config/application.rb):
+  #
+  #   require "jetson/rails"
+  #   config.jetson.rails_encoder = true
+  #
+  # installs Jetson::RailsEncoder as ActiveSupport.json_encoder when the app
+  # boots. Without the setting nothing changes.
+  class Railtie < ::Rails::Railtie
+    config.jetson = ActiveSupport::OrderedOptions.new
+    config.jetson.rails_encoder = false
+
+    initializer "jetson.rails_encoder" do |app|
+      Jetson::Rails.install! if app.config.jetson.rails_encoder
+    end
+  end
+end
