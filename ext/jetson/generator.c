@@ -24,6 +24,7 @@ struct jt_class_profile {
     /* Rails mode: the kind of value and whether its as_json is ActiveSupport's. */
     enum jt_rails_kind rails_kind;
     bool rails_stock;
+    bool rails_record_stock; /* an ActiveRecord class serialized natively (gen_rails_record) */
 };
 
 /* Per-call generation context; lives on the C stack. */
@@ -246,6 +247,7 @@ static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_cl
     if (!p->rails_known) {
         p->rails_kind = jt_rails_kind_of(p->klass, g->rails);
         p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
+        p->rails_record_stock = p->rails_kind == JT_RAILS_MODEL && jt_rails_stock(p->klass, JT_RAILS_RECORD, g->rails);
         p->rails_known = true;
     }
     return p;
@@ -1014,16 +1016,172 @@ static void gen_fallback(jt_gen *g, VALUE obj)
     gen_as_string(g, p, obj);
 }
 
+/* Array(list).map(&:to_s) */
+static VALUE string_list(VALUE list)
+{
+    VALUE ary = rb_Array(list);
+    VALUE out = rb_ary_new_capa(RARRAY_LEN(ary));
+    for (long i = 0; i < RARRAY_LEN(ary); i++) rb_ary_push(out, rb_obj_as_string(RARRAY_AREF(ary, i)));
+    return out;
+}
+
+static bool list_has_string(VALUE list, VALUE str)
+{
+    for (long i = 0; i < RARRAY_LEN(list); i++) {
+        if (rb_str_equal(RARRAY_AREF(list, i), str) == Qtrue) return true;
+    }
+    return false;
+}
+
+/* names & list (keep) or names - list (!keep), in names' order. */
+static VALUE filter_names(VALUE names, VALUE list, bool keep)
+{
+    VALUE wanted = string_list(list);
+    VALUE out = rb_ary_new_capa(RARRAY_LEN(names));
+    for (long i = 0; i < RARRAY_LEN(names); i++) {
+        VALUE name = RARRAY_AREF(names, i);
+        if (list_has_string(wanted, name) == keep && !list_has_string(out, name)) rb_ary_push(out, name);
+    }
+    return out;
+}
+
+/* serializable_add_includes' normalisation: [[association, options], ...]. */
+static VALUE include_pairs(VALUE includes)
+{
+    VALUE pairs = rb_ary_new();
+    if (RB_TYPE_P(includes, T_HASH)) return rb_funcall(includes, jt.id_to_a, 0);
+    VALUE list = rb_Array(includes);
+    for (long i = 0; i < RARRAY_LEN(list); i++) {
+        VALUE item = RARRAY_AREF(list, i);
+        if (RB_TYPE_P(item, T_HASH)) {
+            rb_ary_concat(pairs, rb_funcall(item, jt.id_to_a, 0));
+        } else {
+            rb_ary_push(pairs, rb_assoc_new(item, rb_hash_new()));
+        }
+    }
+    /* Hash[pairs]: a repeated association keeps its last options. */
+    return rb_funcall(rb_funcall(pairs, jt.id_to_h, 0), jt.id_to_a, 0);
+}
+
+static void gen_rails_key(jt_gen *g, VALUE key)
+{
+    gen_string(g, RB_TYPE_P(key, T_STRING) ? key : rb_obj_as_string(key), false);
+}
+
+static void gen_rails_records(jt_gen *g, VALUE records, VALUE options);
+
+/* ActiveRecord's serializable_hash(options), written as the as_json pass
+ * writes its result: the attributes (only:/except:), then methods:, then
+ * include: (records serialized the same way). For records whose
+ * serialization methods are Rails' own (checked per class and call); false,
+ * with nothing written, when a name would be written twice (Ruby then builds
+ * the Hash). */
+static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
+{
+    key_cache_forget(g);
+    VALUE names = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
+    Check_Type(names, T_ARRAY);
+    VALUE methods = Qnil, includes = Qnil;
+    if (!NIL_P(options) && RHASH_SIZE(options) > 0) {
+        VALUE only = rb_hash_aref(options, jt.sym_only);
+        VALUE except = RTEST(only) ? Qnil : rb_hash_aref(options, jt.sym_except);
+        if (RTEST(only)) names = filter_names(names, only, true);
+        else if (RTEST(except)) names = filter_names(names, except, false);
+        methods = string_list(rb_hash_aref(options, jt.sym_methods));
+        VALUE include = rb_hash_aref(options, jt.sym_include);
+        if (RTEST(include)) includes = include_pairs(include);
+    }
+    /* A method or association named like an attribute (or each other)
+     * replaces its value in place: left to Ruby. */
+    VALUE written = rb_ary_dup(names);
+    long n_methods = NIL_P(methods) ? 0 : RARRAY_LEN(methods);
+    long n_includes = NIL_P(includes) ? 0 : RARRAY_LEN(includes);
+    for (long i = 0; i < n_methods; i++) {
+        VALUE name = RARRAY_AREF(methods, i);
+        if (list_has_string(written, name)) return false;
+        rb_ary_push(written, name);
+    }
+    for (long i = 0; i < n_includes; i++) {
+        VALUE name = rb_obj_as_string(RARRAY_AREF(RARRAY_AREF(includes, i), 0));
+        if (list_has_string(written, name)) return false;
+        rb_ary_push(written, name);
+    }
+
+    enter_container(g);
+    jt_buffer_push(g->buf, '{');
+    bool first = true;
+    for (long i = 0; i < RARRAY_LEN(names) + n_methods; i++) {
+        VALUE name = i < RARRAY_LEN(names) ? RARRAY_AREF(names, i) : RARRAY_AREF(methods, i - RARRAY_LEN(names));
+        if (!first) jt_buffer_push(g->buf, ',');
+        first = false;
+        gen_rails_key(g, name);
+        jt_buffer_push(g->buf, ':');
+        VALUE value = rb_funcall(record, rb_to_id(name), 0); /* read_attribute_for_serialization is send */
+        gen_value_in_pass(g, value, Qnil);
+    }
+    for (long i = 0; i < n_includes; i++) {
+        VALUE pair = RARRAY_AREF(includes, i);
+        VALUE association = RARRAY_AREF(pair, 0);
+        VALUE records = rb_funcall(record, rb_to_id(association), 0);
+        if (!RTEST(records)) continue;
+        if (!first) jt_buffer_push(g->buf, ',');
+        first = false;
+        gen_rails_key(g, association);
+        jt_buffer_push(g->buf, ':');
+        gen_rails_records(g, records, RARRAY_AREF(pair, 1));
+    }
+    g->depth--;
+    jt_buffer_push(g->buf, '}');
+    RB_GC_GUARD(written);
+    RB_GC_GUARD(names);
+    return true;
+}
+
+/* One included record: serializable_hash(options), natively when its class
+ * allows (see gen_rails_record). */
+static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
+{
+    key_cache_forget(g);
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = rails_profile(g, record, &scratch);
+    if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
+        return;
+    }
+    gen_value_in_pass(g, rb_funcall(record, jt.id_serializable_hash, 1, options), Qnil);
+}
+
+/* An include: association's value: a collection (to_ary) or one record. */
+static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
+{
+    if (!rb_respond_to(records, jt.id_to_ary)) {
+        gen_rails_included(g, records, options);
+        return;
+    }
+    VALUE list = rb_funcall(records, jt.id_to_ary, 0);
+    Check_Type(list, T_ARRAY);
+    enter_container(g);
+    jt_buffer_push(g->buf, '[');
+    for (long i = 0; i < RARRAY_LEN(list); i++) {
+        if (i > 0) jt_buffer_push(g->buf, ',');
+        gen_rails_included(g, RARRAY_AREF(list, i), options);
+    }
+    g->depth--;
+    jt_buffer_push(g->buf, ']');
+    RB_GC_GUARD(list);
+}
+
 /* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a
  * root key when asked (left to Ruby). The Hash comes from the model's own
- * serializable_hash; Jetson does the as_json pass over it. */
-static bool gen_rails_model(jt_gen *g, VALUE model)
+ * serializable_hash, or is written natively for ActiveRecord records; Jetson
+ * does the as_json pass over it. */
+static bool gen_rails_model(jt_gen *g, VALUE model, const struct jt_class_profile *p)
 {
     VALUE options = g->as_json_options;
     if (options == Qundef) options = Qnil;
     VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
     if (root == Qundef) root = rb_funcall(model, jt.id_include_root_in_json, 0);
     if (RTEST(root)) return false;
+    if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
     VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
     gen_value_in_pass(g, hash, Qnil);
     RB_GC_GUARD(hash);
@@ -1057,7 +1215,7 @@ static void gen_rails_object(jt_gen *g, VALUE obj)
             return;
         }
     }
-    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && gen_rails_model(g, obj)) return;
+    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && gen_rails_model(g, obj, p)) return;
     VALUE value = rails_call_as_json(g, obj);
     if (p->rails_kind == JT_RAILS_NUMERIC && !in_as_json_pass(g)) {
         gen_json_gem_value(g, value);

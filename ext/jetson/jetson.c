@@ -162,6 +162,9 @@ void Init_jetson(void)
     jt.id_subset = rb_intern("subset");
     jt.id_serializable_hash = rb_intern("serializable_hash");
     jt.id_include_root_in_json = rb_intern("include_root_in_json");
+    jt.id_attribute_names_for_serialization = rb_intern("attribute_names_for_serialization");
+    jt.id_to_ary = rb_intern("to_ary");
+    jt.id_to_a = rb_intern("to_a");
 
 #define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
@@ -169,6 +172,7 @@ void Init_jetson(void)
     SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key);
     SYM(sort_keys); SYM(buffer_initial_length); SYM(time); SYM(time_with_zone); SYM(date); SYM(float);
     SYM(model); SYM(hash); SYM(array); SYM(only); SYM(except); SYM(root);
+    SYM(record); SYM(methods); SYM(include);
 #undef SYM
 
     jt.utf8_encindex = rb_utf8_encindex();

@@ -28,6 +28,7 @@ static VALUE kind_symbol(enum jt_rails_kind kind)
         case JT_RAILS_MODEL: return jt.sym_model;
         case JT_RAILS_HASH: return jt.sym_hash;
         case JT_RAILS_ARRAY: return jt.sym_array;
+        case JT_RAILS_RECORD: return jt.sym_record;
         default: return Qnil;
     }
 }

@@ -31,6 +31,7 @@ enum jt_rails_kind {
     JT_RAILS_FLOAT,
     JT_RAILS_HASH,
     JT_RAILS_ARRAY,
+    JT_RAILS_RECORD, /* an ActiveRecord class whose serialization methods are Rails' own */
 };
 
 enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s);

@@ -60,7 +60,11 @@ module Jetson
       # still answers the methods behind the `kind` fast path with
       # ActiveSupport's (or Ruby's) own definitions.
       def stock?(klass, kind)
-        methods = kind == :model ? model_methods : STOCK_METHODS[kind]
+        methods = case kind
+                  when :model then model_methods
+                  when :record then record_methods(klass)
+                  else STOCK_METHODS[kind]
+                  end
         return false unless methods
 
         methods.all? do |owner, name, stock|
@@ -89,6 +93,20 @@ module Jetson
       end
 
       private
+
+      # ActiveRecord's serializable_hash and the ActiveModel methods it builds
+      # on, captured when first needed; nil for classes Jetson leaves to them
+      # (not ActiveRecord, or single-table inheritance, which adds an except:).
+      def record_methods(klass)
+        return nil unless defined?(::ActiveRecord::Base) && klass <= ::ActiveRecord::Base
+        return nil if klass._has_attribute?(klass.inheritance_column)
+
+        @record_methods ||= [
+          [::ActiveRecord::Serialization, :serializable_hash], [::ActiveRecord::Serialization, :attribute_names_for_serialization],
+          [::ActiveModel::Serialization, :read_attribute_for_serialization], [::ActiveModel::Serialization, :serializable_attributes],
+          [::ActiveModel::Serialization, :serializable_add_includes]
+        ].map { |owner, name| [owner, name, owner.instance_method(name)].freeze }.freeze
+      end
 
       # ActiveModel's as_json, captured when first needed (see active_model).
       def model_methods

@@ -42,7 +42,10 @@ class ActiveRecordTest < Minitest::Test
     nil, {}, { only: [:id, :body] }, { except: :updated_at }, { methods: :commenter_names },
     { include: :comments }, { include: { comments: { only: :body, methods: :summary } }, methods: :commenter_names },
     { include: [:comments, :commenters] }, { root: true }, { root: "item", only: :id },
-    { include: { comments: { include: :commenter } } }
+    { include: { comments: { include: :commenter } } },
+    { include: [:comments, { commenters: { only: :name } }], except: [:created_at] },
+    { methods: [:id] }, { methods: "commenter_names", only: "id" }, { include: { comments: { methods: :body } } },
+    { include: { comments: { include: { post: { only: :id } } } } }
   ].freeze
 
   def test_collection_under_every_setting
@@ -90,6 +93,28 @@ class ActiveRecordTest < Minitest::Test
         assert_same("except") { samples.to_json(except: [:data, :clock]) }
         samples.each { |s| assert_same(s.inspect) { s.as_json.to_json } }
       end
+    end
+  end
+
+  def test_models_that_change_their_serialization
+    BlogModels.connect
+    special = Class.new(Post) do
+      def self.name = "SpecialPost"
+      def serializable_hash(options = nil) = super.merge("special" => true)
+    end
+    reader = Class.new(Post) do
+      def self.name = "ReaderPost"
+      def body = "<#{super}>"
+    end
+    root = Class.new(Post) do
+      def self.name = "RootPost"
+      self.include_root_in_json = true
+    end
+    [special, reader, root].each do |klass|
+      records = klass.order(:id).limit(3).to_a
+      assert_same(klass.name) { records.to_json }
+      assert_same(klass.name) { records.to_json(include: :comments, methods: :commenter_names) }
+      assert_same(klass.name) { ActiveSupport::JSON.encode({ "list" => records }) }
     end
   end
 
