@@ -6,6 +6,7 @@
 #include <math.h>
 
 #define JT_PROFILE_CACHE 8
+#define JT_RECORD_PLANS 4
 #define JT_KEY_CACHE 64
 #define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
 
@@ -43,6 +44,9 @@ typedef struct jt_gen {
      * every Hash key into a String, or the pass after it (Qundef), which
      * keeps String and Symbol keys and calls as_json without options. */
     VALUE as_json_options;
+    /* Rails mode: serializable_hash options already worked out (gen_rails_record). */
+    struct jt_record_plan *record_plans; /* JT_RECORD_PLANS entries on the stack */
+    int record_plan_count;
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
     /* Classes met in gen_fallback during this call (see class_profile). */
     struct jt_class_profile profiles[JT_PROFILE_CACHE];
@@ -1033,16 +1037,56 @@ static bool list_has_string(VALUE list, VALUE str)
     return false;
 }
 
-/* names & list (keep) or names - list (!keep), in names' order. */
-static VALUE filter_names(VALUE names, VALUE list, bool keep)
+/* What a serializable_hash options Hash asks for, worked out once per
+ * options object and call (the same Hash serves every record of a
+ * collection): only:/except: as Strings, methods: as Strings, include: as
+ * [[association, options], ...], and every name methods: and include: add. */
+struct jt_record_plan {
+    VALUE options;
+    VALUE only, except; /* Arrays of Strings, or Qnil */
+    VALUE methods, includes, extras;
+};
+
+static VALUE include_pairs(VALUE includes);
+
+static void plan_record(struct jt_record_plan *plan, VALUE options)
 {
-    VALUE wanted = string_list(list);
-    VALUE out = rb_ary_new_capa(RARRAY_LEN(names));
-    for (long i = 0; i < RARRAY_LEN(names); i++) {
-        VALUE name = RARRAY_AREF(names, i);
-        if (list_has_string(wanted, name) == keep && !list_has_string(out, name)) rb_ary_push(out, name);
+    plan->options = options;
+    plan->only = plan->except = Qnil;
+    plan->methods = plan->includes = plan->extras = rb_ary_new();
+    if (NIL_P(options) || RHASH_SIZE(options) == 0) return; /* options.blank? */
+    VALUE only = rb_hash_aref(options, jt.sym_only);
+    if (RTEST(only)) {
+        plan->only = string_list(only);
+    } else {
+        VALUE except = rb_hash_aref(options, jt.sym_except);
+        if (RTEST(except)) plan->except = string_list(except);
     }
-    return out;
+    plan->methods = string_list(rb_hash_aref(options, jt.sym_methods));
+    VALUE include = rb_hash_aref(options, jt.sym_include);
+    plan->includes = RTEST(include) ? include_pairs(include) : rb_ary_new();
+    plan->extras = rb_ary_dup(plan->methods);
+    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
+        rb_ary_push(plan->extras, rb_obj_as_string(RARRAY_AREF(RARRAY_AREF(plan->includes, i), 0)));
+    }
+}
+
+static const struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
+{
+    for (int i = 0; i < g->record_plan_count; i++) {
+        if (g->record_plans[i].options == options) return &g->record_plans[i];
+    }
+    int slot = g->record_plan_count < JT_RECORD_PLANS ? g->record_plan_count++ : JT_RECORD_PLANS - 1;
+    plan_record(&g->record_plans[slot], options);
+    return &g->record_plans[slot];
+}
+
+/* Whether serializable_hash keeps this attribute: names & only, or names - except. */
+static bool plan_keeps(const struct jt_record_plan *plan, VALUE name)
+{
+    if (!NIL_P(plan->only)) return list_has_string(plan->only, name);
+    if (!NIL_P(plan->except)) return !list_has_string(plan->except, name);
+    return true;
 }
 
 /* serializable_add_includes' normalisation: [[association, options], ...]. */
@@ -1070,6 +1114,12 @@ static void gen_rails_key(jt_gen *g, VALUE key)
 
 static void gen_rails_records(jt_gen *g, VALUE records, VALUE options);
 
+JT_INLINE void record_separator(jt_gen *g, bool *first)
+{
+    if (!*first) jt_buffer_push(g->buf, ',');
+    *first = false;
+}
+
 /* ActiveRecord's serializable_hash(options), written as the as_json pass
  * writes its result: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). For records whose
@@ -1079,60 +1129,54 @@ static void gen_rails_records(jt_gen *g, VALUE records, VALUE options);
 static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 {
     key_cache_forget(g);
+    const struct jt_record_plan *plan = record_plan(g, options);
     VALUE names = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
     Check_Type(names, T_ARRAY);
-    VALUE methods = Qnil, includes = Qnil;
-    if (!NIL_P(options) && RHASH_SIZE(options) > 0) {
-        VALUE only = rb_hash_aref(options, jt.sym_only);
-        VALUE except = RTEST(only) ? Qnil : rb_hash_aref(options, jt.sym_except);
-        if (RTEST(only)) names = filter_names(names, only, true);
-        else if (RTEST(except)) names = filter_names(names, except, false);
-        methods = string_list(rb_hash_aref(options, jt.sym_methods));
-        VALUE include = rb_hash_aref(options, jt.sym_include);
-        if (RTEST(include)) includes = include_pairs(include);
-    }
-    /* A method or association named like an attribute (or each other)
-     * replaces its value in place: left to Ruby. */
-    VALUE written = rb_ary_dup(names);
-    long n_methods = NIL_P(methods) ? 0 : RARRAY_LEN(methods);
-    long n_includes = NIL_P(includes) ? 0 : RARRAY_LEN(includes);
-    for (long i = 0; i < n_methods; i++) {
-        VALUE name = RARRAY_AREF(methods, i);
-        if (list_has_string(written, name)) return false;
-        rb_ary_push(written, name);
-    }
-    for (long i = 0; i < n_includes; i++) {
-        VALUE name = rb_obj_as_string(RARRAY_AREF(RARRAY_AREF(includes, i), 0));
-        if (list_has_string(written, name)) return false;
-        rb_ary_push(written, name);
+    /* A method or association named like a kept attribute (or like each
+     * other) replaces its value in place: left to Ruby. */
+    for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
+        VALUE extra = RARRAY_AREF(plan->extras, i);
+        for (long j = 0; j < i; j++) {
+            if (rb_str_equal(RARRAY_AREF(plan->extras, j), extra) == Qtrue) return false;
+        }
+        if (list_has_string(names, extra) && plan_keeps(plan, extra)) return false;
     }
 
     enter_container(g);
     jt_buffer_push(g->buf, '{');
     bool first = true;
-    for (long i = 0; i < RARRAY_LEN(names) + n_methods; i++) {
-        VALUE name = i < RARRAY_LEN(names) ? RARRAY_AREF(names, i) : RARRAY_AREF(methods, i - RARRAY_LEN(names));
-        if (!first) jt_buffer_push(g->buf, ',');
-        first = false;
+    for (long i = 0; i < RARRAY_LEN(names); i++) {
+        VALUE name = RARRAY_AREF(names, i);
+        if (!plan_keeps(plan, name)) continue;
+        /* serializable_hash builds a Hash: a name listed twice is written once. */
+        bool repeated = false;
+        for (long j = 0; j < i && !repeated; j++) repeated = rb_str_equal(RARRAY_AREF(names, j), name) == Qtrue;
+        if (repeated) continue;
+        record_separator(g, &first);
         gen_rails_key(g, name);
         jt_buffer_push(g->buf, ':');
-        VALUE value = rb_funcall(record, rb_to_id(name), 0); /* read_attribute_for_serialization is send */
-        gen_value_in_pass(g, value, Qnil);
+        /* read_attribute_for_serialization is send */
+        gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
     }
-    for (long i = 0; i < n_includes; i++) {
-        VALUE pair = RARRAY_AREF(includes, i);
+    for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
+        VALUE name = RARRAY_AREF(plan->methods, i);
+        record_separator(g, &first);
+        gen_rails_key(g, name);
+        jt_buffer_push(g->buf, ':');
+        gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
+    }
+    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
+        VALUE pair = RARRAY_AREF(plan->includes, i);
         VALUE association = RARRAY_AREF(pair, 0);
         VALUE records = rb_funcall(record, rb_to_id(association), 0);
         if (!RTEST(records)) continue;
-        if (!first) jt_buffer_push(g->buf, ',');
-        first = false;
+        record_separator(g, &first);
         gen_rails_key(g, association);
         jt_buffer_push(g->buf, ':');
         gen_rails_records(g, records, RARRAY_AREF(pair, 1));
     }
     g->depth--;
     jt_buffer_push(g->buf, '}');
-    RB_GC_GUARD(written);
     RB_GC_GUARD(names);
     return true;
 }
@@ -1395,6 +1439,9 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.rails_hash_stock = -1;
     g.rails_array_stock = -1;
     g.as_json_options = rails ? rails->options : Qundef;
+    struct jt_record_plan record_plans[JT_RECORD_PLANS];
+    g.record_plans = record_plans;
+    g.record_plan_count = 0;
     if (rails) g.escape_mode = JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | (rails->escape_html ? JT_ESCAPE_HTML : 0);
     g.vstate = Qfalse;
     g.profile_count = 0;

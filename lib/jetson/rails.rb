@@ -32,7 +32,7 @@ module Jetson
 
     # Where the stock definitions live; a definition found elsewhere when this
     # file loads (an app's override loaded first) disables that fast path.
-    STOCK_SOURCES = %r{/active_support/|/time\.rb\z}
+    STOCK_SOURCES = %r{/(?:active_support|active_model|active_record)/|/time\.rb\z}
 
     # Arguments for Jetson.rails_generate: this module answers stock?, then
     # the classes with native encodings.
