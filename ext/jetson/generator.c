@@ -1,91 +1,6 @@
-#include "generator.h"
-#include "buffer.h"
-#include "escape.h"
-#include "numbers.h"
-#include "rails.h"
+#include "generator_internal.h"
 #include <math.h>
 
-#define JT_PROFILE_CACHE 8
-#define JT_RECORD_PLANS 4
-#define JT_KEY_CACHE 64
-#define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
-
-/* How instances of one class without a native encoding are written, settled
- * on the first instance met in a call and reused for the rest of it. */
-struct jt_class_profile {
-    VALUE klass;
-    bool json_known, rails_known; /* which half below is filled in */
-    /* json mode. respond_to? and respond_to_missing? are Ruby's own, so
-     * whether an instance responds to to_json depends on its class alone:
-     * responds_to_json holds for all of them. Otherwise each is asked. */
-    bool respond_to_is_stock;
-    bool responds_to_json;
-    signed char generic_to_json; /* see to_json_is_generic; -1: not looked up yet */
-    bool stock_time;             /* a Time printed by Ruby's own Time#to_s */
-    /* Rails mode: the kind of value and whether its as_json is ActiveSupport's. */
-    enum jt_rails_kind rails_kind;
-    bool rails_stock;
-    bool rails_record_stock; /* an ActiveRecord class serialized natively (gen_rails_record) */
-};
-
-/* Per-call generation context; lives on the C stack. */
-typedef struct jt_gen {
-    jt_buffer *buf;
-    const jt_config *cfg;
-    long depth;
-    int escape_mode;
-    /* Rails mode (ActiveSupport's encoding) when set; see jt_generate_rails. */
-    const jt_rails_settings *rails;
-    VALUE deferred_error;          /* Rails mode: see defer_generator_errors */
-    signed char rails_float_stock; /* Rails mode: Float#as_json is ActiveSupport's; -1 unknown */
-    signed char rails_hash_stock, rails_array_stock; /* the same for Hash and Array */
-    /* Rails mode walks a value the way one of ActiveSupport's two passes
-     * would: as_json(options) (the options, or Qnil for none), which turns
-     * every Hash key into a String, or the pass after it (Qundef), which
-     * keeps String and Symbol keys and calls as_json without options. */
-    VALUE as_json_options;
-    /* Rails mode: serializable_hash options already worked out (gen_rails_record). */
-    struct jt_record_plan *record_plans; /* JT_RECORD_PLANS entries on the stack */
-    int record_plan_count;
-    VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
-    /* Classes met in gen_fallback during this call (see class_profile). */
-    struct jt_class_profile profiles[JT_PROFILE_CACHE];
-    int profile_count;
-    /* Keys already written in this call: where their escaped, quoted bytes sit
-     * in the output (see key_cache_find). Entries count only while their epoch
-     * matches; the epoch moves on whenever Ruby code could run. */
-    struct jt_key_entry {
-        VALUE key;
-        uint32_t offset;
-        uint32_t length;
-        uint32_t epoch;
-    } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
-    uint32_t key_epoch;
-    enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
-    bool symbols_are_names; /* settled: a Symbol is written as its name */
-    /* Pretty output: the indent repeated indents_depth times, prebuilt so
-     * that indenting a line is one copy (see write_indent). */
-    const char *indents;
-    size_t indent_len;
-    long indents_depth;
-} jt_gen;
-
-static void gen_value(jt_gen *g, VALUE obj);
-static void gen_rails_object(jt_gen *g, VALUE obj);
-
-/* Hash keys repeat: a collection of records writes the same few keys again
- * and again. Within one call, a key object that was written once is copied
- * from where its escaped form already sits in the output instead of being
- * escaped again. This is sound while no Ruby code runs: the document cannot
- * change, so every key seen so far is alive and unchanged (Hash String keys
- * are frozen; Symbols are immutable) and its address cannot be reused by
- * another object. Anything that may run Ruby code calls key_cache_forget.
- * Written bytes never move relative to the start of the output, except when
- * streaming to an io, where the cache is off. */
-JT_INLINE void key_cache_forget(jt_gen *g)
-{
-    g->key_epoch++;
-}
 
 JT_INLINE struct jt_key_entry *key_cache_slot(jt_gen *g, VALUE key)
 {
@@ -217,7 +132,7 @@ static bool to_json_is_generic(VALUE obj)
  * most values, and the answers depend on the class alone, so they are
  * settled once per class per call. A to_json or to_s that defines methods
  * half-way through a call is not seen until the next call. */
-static struct jt_class_profile *class_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
 {
     VALUE klass = CLASS_OF(obj);
     for (int i = 0; i < g->profile_count; i++) {
@@ -232,7 +147,7 @@ static struct jt_class_profile *class_profile(jt_gen *g, VALUE obj, struct jt_cl
 
 static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
 {
-    struct jt_class_profile *p = class_profile(g, obj, scratch);
+    struct jt_class_profile *p = jt_profile_of(g, obj, scratch);
     if (!p->json_known) {
         VALUE klass = p->klass;
         p->respond_to_is_stock = rb_method_basic_definition_p(klass, jt.id_respond_to) &&
@@ -245,58 +160,10 @@ static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_cla
     return p;
 }
 
-static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
-{
-    struct jt_class_profile *p = class_profile(g, obj, scratch);
-    if (!p->rails_known) {
-        p->rails_kind = jt_rails_kind_of(p->klass, g->rails);
-        p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
-        p->rails_record_stock = p->rails_kind == JT_RAILS_MODEL && jt_rails_stock(p->klass, JT_RAILS_RECORD, g->rails);
-        p->rails_known = true;
-    }
-    return p;
-}
 
-JT_INLINE bool in_as_json_pass(const jt_gen *g)
-{
-    return g->as_json_options != Qundef;
-}
 
-static VALUE rails_call_as_json(jt_gen *g, VALUE obj)
-{
-    key_cache_forget(g);
-    VALUE options = g->as_json_options;
-    if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
-    return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
-}
 
-/* Walks value in the given pass (see as_json_options), then returns to the
- * current one. */
-static void gen_value_in_pass(jt_gen *g, VALUE value, VALUE options)
-{
-    VALUE saved = g->as_json_options;
-    g->as_json_options = options;
-    gen_value(g, value);
-    g->as_json_options = saved;
-}
 
-/* Whether a Hash or an Array still has ActiveSupport's as_json. */
-static bool rails_container_stock(jt_gen *g, VALUE obj, enum jt_rails_kind kind)
-{
-    VALUE klass = CLASS_OF(obj);
-    signed char *cached = kind == JT_RAILS_HASH ? &g->rails_hash_stock : &g->rails_array_stock;
-    if (klass == (kind == JT_RAILS_HASH ? rb_cHash : rb_cArray)) {
-        if (RB_UNLIKELY(*cached < 0)) {
-            key_cache_forget(g);
-            *cached = jt_rails_stock(klass, kind, g->rails);
-        }
-        return *cached;
-    }
-    key_cache_forget(g);
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = rails_profile(g, obj, &scratch);
-    return p->rails_kind == kind && p->rails_stock;
-}
 
 static bool profile_responds_to_json(const struct jt_class_profile *p, VALUE obj)
 {
@@ -351,7 +218,7 @@ static VALUE encode_failed(VALUE str, VALUE error)
 /* A String that is not UTF-8 ready: strict mode's as_json gets the first
  * say; BINARY that holds valid UTF-8 is reinterpreted; anything else is
  * transcoded, and failure to transcode is a GeneratorError. */
-JT_NOINLINE static VALUE convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
+JT_NOINLINE VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
 {
     key_cache_forget(g);
     if (!as_json_called && g->cfg->strict && RTEST(g->cfg->as_json)) {
@@ -401,65 +268,32 @@ JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
 /* Any T_STRING value (the json gem's generate_json_string). as_json gets one
  * say per value: once it has been called, a String that is still not UTF-8 is
  * an error, so a callback cannot bounce a value back and forth forever. */
-static void gen_rails_string(jt_gen *g, VALUE str);
-
-static void gen_string(jt_gen *g, VALUE str, bool as_json_called)
+void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
 {
     if (RB_LIKELY(string_is_json_ready(str))) {
         write_ready_string(g, str);
         return;
     }
     if (RB_UNLIKELY(g->rails)) {
-        gen_rails_string(g, str);
+        jt_rails_string(g, str);
         return;
     }
     if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
-    str = convert_encoding(g, str, false, false);
+    str = jt_convert_encoding(g, str, false, false);
     if (!RB_TYPE_P(str, T_STRING)) {
-        gen_value(g, str);
+        jt_gen_value(g, str);
         return;
     }
     write_string_bytes(g, str);
 }
 
-/* Rails mode: ActiveSupport calls every as_json before the json gem writes
- * anything, so an error the json gem raises (invalid UTF-8, nesting) loses
- * against an as_json error later in the document. Such errors are kept, the
- * walk goes on, and the first one is raised at the end. */
-static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
-{
-    int state = 0;
-    rb_protect(fn, data, &state);
-    if (!state) return;
-    VALUE error = rb_errinfo();
-    if (!rb_obj_is_kind_of(error, jt.eGeneratorError)) rb_jump_tag(state);
-    rb_set_errinfo(Qnil);
-    key_cache_forget(g);
-    if (!g->deferred_error) g->deferred_error = error;
-}
 
-struct deferred_write {
-    jt_gen *g;
-    VALUE value;
-};
 
-static VALUE write_converted_string(VALUE data)
-{
-    struct deferred_write *w = (struct deferred_write *)data;
-    jt_gen *g = w->g;
-    VALUE str = convert_encoding(g, w->value, false, false);
-    if (RB_TYPE_P(str, T_STRING)) {
-        write_string_bytes(g, str);
-    } else {
-        gen_value(g, str);
-    }
-    return Qnil;
-}
 
-static void gen_rails_string(jt_gen *g, VALUE str)
+
+void jt_write_string_bytes(jt_gen *g, VALUE str)
 {
-    struct deferred_write w = { .g = g, .value = str };
-    defer_generator_errors(g, write_converted_string, (VALUE)&w);
+    write_string_bytes(g, str);
 }
 
 /* --- layout helpers ------------------------------------------------------ */
@@ -512,7 +346,7 @@ static void prepare_indents(jt_gen *g, char *buf)
     g->indents_depth = depth;
 }
 
-static long enter_container(jt_gen *g)
+long jt_enter_container(jt_gen *g)
 {
     long depth = ++g->depth;
     if (RB_UNLIKELY(g->cfg->max_nesting && depth > g->cfg->max_nesting)) {
@@ -545,21 +379,13 @@ static long enter_container(jt_gen *g)
 
 /* --- objects ------------------------------------------------------------- */
 
-struct hash_iter {
-    jt_gen *g;
-    VALUE hash;
-    int first_key_type;
-    bool first;
-    bool mixed_keys_seen;
-    bool rekey; /* Rails mode: a key that is neither a String nor a Symbol */
-};
 
 JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
 {
     if (it->mixed_keys_seen) return;
     it->mixed_keys_seen = true;
     /* Rails mode checks the Hash ActiveSupport would hand the json gem,
-     * known once the pairs are through (see gen_rails_hash_pairs). */
+     * known once the pairs are through (see jt_rails_hash_pairs). */
     if (it->g->rails) return;
     key_cache_forget(it->g);
     const jt_config *cfg = it->g->cfg;
@@ -624,15 +450,15 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
 
     if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
         if (g->rails) {
-            gen_rails_string(g, key_str);
+            jt_rails_string(g, key_str);
             return;
         }
-        key_str = convert_encoding(g, key_str, as_json_called, true);
+        key_str = jt_convert_encoding(g, key_str, as_json_called, true);
     }
     if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
         write_string_bytes(g, key_str);
     } else {
-        gen_value(g, key_str);
+        jt_gen_value(g, key_str);
     }
 }
 
@@ -669,7 +495,7 @@ JT_INLINE void pair_separator(struct hash_iter *it, VALUE key)
 }
 
 /* Without layout options, the loop body is only this. */
-static int hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
+int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
 {
     struct hash_iter *it = (struct hash_iter *)data;
     jt_gen *g = it->g;
@@ -697,121 +523,24 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
-/* Rails mode: ActiveSupport copies a Hash before encoding it, turning keys
- * that are neither Strings nor Symbols into their to_s, so {1 => a, "1" => b}
- * collapses to {"1" => b} (first position, last value). Such keys are rare:
- * the pass below stops at the first one and the Hash is rebuilt that way. */
-static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
-{
-    struct hash_iter *it = (struct hash_iter *)data;
-    int key_type = rb_type(key);
-    if (RB_UNLIKELY(key_type != T_STRING && key_type != T_SYMBOL) ||
-        /* as_json turns Symbols into Strings too: "a" and :a collapse */
-        RB_UNLIKELY(!it->first && key_type != it->first_key_type && in_as_json_pass(it->g))) {
-        it->rekey = true;
-        return ST_STOP;
-    }
-    return hash_pair_compact_i(key, value, data);
-}
 
-/* The json gem's duplicate-key check (a warning) on a Hash of String and
- * Symbol keys. */
-static void check_mixed_keys(jt_gen *g, VALUE hash)
-{
-    key_cache_forget(g);
-    rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
-}
 
-struct rekey {
-    VALUE pairs;
-    bool symbols_too; /* the as_json pass: every key becomes its to_s */
-};
 
-/* Collects [key as ActiveSupport keeps it, value] pairs in order. */
-static int rekey_i(VALUE key, VALUE value, VALUE data)
-{
-    struct rekey *r = (struct rekey *)data;
-    int key_type = rb_type(key);
-    if (key_type != T_STRING && (key_type != T_SYMBOL || r->symbols_too)) key = rb_funcall(key, jt.id_to_s, 0);
-    rb_ary_push(r->pairs, rb_assoc_new(key, value));
-    return ST_CONTINUE;
-}
 
-/* ActiveSupport runs as_json on a value even when a later pair replaces it:
- * such values are encoded for their as_json calls and errors, then dropped
- * (with any writing error, which the json gem would never meet). */
-static void encode_and_drop(jt_gen *g, VALUE value)
-{
-    size_t mark = g->buf->len;
-    VALUE deferred = g->deferred_error;
-    gen_value(g, value);
-    key_cache_forget(g);
-    g->buf->len = mark;
-    g->deferred_error = deferred;
-}
 
-static void gen_rails_hash_pairs(jt_gen *g, VALUE hash)
-{
-    size_t start = g->buf->len;
-    VALUE deferred_before = g->deferred_error;
-    struct hash_iter it = { .g = g, .hash = hash, .first = true };
-    rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&it);
-    if (RB_LIKELY(!it.rekey)) {
-        if (RB_UNLIKELY(it.mixed_keys_seen)) check_mixed_keys(g, hash);
-        return;
-    }
 
-    key_cache_forget(g); /* to_s is Ruby code; and the pairs written are dropped */
-    g->buf->len = start;
-    g->deferred_error = deferred_before; /* with any error they deferred */
-    VALUE pairs = rb_ary_new_capa((long)RHASH_SIZE(hash));
-    struct rekey r = { .pairs = pairs, .symbols_too = in_as_json_pass(g) };
-    rb_hash_foreach(hash, rekey_i, (VALUE)&r);
-    VALUE copy = rb_hash_new();
-    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
-        VALUE pair = RARRAY_AREF(pairs, i);
-        rb_hash_aset(copy, RARRAY_AREF(pair, 0), RARRAY_AREF(pair, 1));
-    }
-    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
-        VALUE pair = RARRAY_AREF(pairs, i);
-        VALUE value = RARRAY_AREF(pair, 1);
-        if (rb_hash_lookup2(copy, RARRAY_AREF(pair, 0), Qundef) != value) encode_and_drop(g, value);
-    }
-    struct hash_iter again = { .g = g, .hash = copy, .first = true };
-    rb_hash_foreach(copy, hash_pair_compact_i, (VALUE)&again);
-    if (again.mixed_keys_seen) check_mixed_keys(g, copy);
-    RB_GC_GUARD(copy);
-    RB_GC_GUARD(pairs);
-}
 
-/* Rails mode, as_json pass: Hash#as_json's only: and except: options. */
-static VALUE rails_subset(jt_gen *g, VALUE hash)
-{
-    VALUE options = g->as_json_options;
-    if (NIL_P(options)) return hash;
-    if (!RTEST(rb_hash_lookup(options, jt.sym_only)) && !RTEST(rb_hash_lookup(options, jt.sym_except))) return hash;
-    key_cache_forget(g);
-    return rb_funcall(g->rails->helper, jt.id_subset, 2, hash, options);
-}
-
-static void gen_hash(jt_gen *g, VALUE hash)
+void jt_gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
-    if (RB_UNLIKELY(g->rails) && in_as_json_pass(g)) {
-        if (!rails_container_stock(g, hash, JT_RAILS_HASH)) {
-            gen_value_in_pass(g, rails_call_as_json(g, hash), Qundef);
-            return;
-        }
-        hash = rails_subset(g, hash);
-        Check_Type(hash, T_HASH);
-    }
+    if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
     if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
         key_cache_forget(g);
         hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
         Check_Type(hash, T_HASH);
     }
 
-    enter_container(g);
+    jt_enter_container(g);
     if (RHASH_SIZE(hash) == 0) {
         jt_buffer_append(g->buf, "{}", 2);
         --g->depth;
@@ -820,11 +549,11 @@ static void gen_hash(jt_gen *g, VALUE hash)
 
     jt_buffer_push(g->buf, '{');
     if (RB_UNLIKELY(g->rails)) {
-        gen_rails_hash_pairs(g, hash);
+        jt_rails_hash_pairs(g, hash);
     } else {
         struct hash_iter it = { .g = g, .hash = hash, .first = true };
         bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
-        rb_hash_foreach(hash, compact ? hash_pair_compact_i : hash_pair_i, (VALUE)&it);
+        rb_hash_foreach(hash, compact ? jt_hash_pair_compact_i : hash_pair_i, (VALUE)&it);
     }
     long depth = --g->depth;
     if (RB_UNLIKELY(cfg->object_nl)) {
@@ -835,14 +564,11 @@ static void gen_hash(jt_gen *g, VALUE hash)
     RB_GC_GUARD(hash);
 }
 
-static void gen_array(jt_gen *g, VALUE ary)
+void jt_gen_array(jt_gen *g, VALUE ary)
 {
     const jt_config *cfg = g->cfg;
-    if (RB_UNLIKELY(g->rails) && in_as_json_pass(g) && !rails_container_stock(g, ary, JT_RAILS_ARRAY)) {
-        gen_value_in_pass(g, rails_call_as_json(g, ary), Qundef);
-        return;
-    }
-    long depth = enter_container(g);
+    if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &ary, JT_RAILS_ARRAY)) return;
+    long depth = jt_enter_container(g);
     if (RARRAY_LEN(ary) == 0) {
         jt_buffer_append(g->buf, "[]", 2);
         --g->depth;
@@ -880,12 +606,10 @@ static void gen_bignum(jt_gen *g, VALUE obj)
     RB_GC_GUARD(digits);
 }
 
-static void gen_rails_float(jt_gen *g, VALUE obj);
-
 static void gen_float(jt_gen *g, VALUE obj)
 {
     if (RB_UNLIKELY(g->rails)) {
-        gen_rails_float(g, obj);
+        jt_rails_float(g, obj);
         return;
     }
     double value = RFLOAT_VALUE(obj);
@@ -895,8 +619,8 @@ static void gen_float(jt_gen *g, VALUE obj)
             if (g->cfg->strict && RTEST(g->cfg->as_json)) {
                 VALUE replacement = call_as_json(g, obj, Qfalse);
                 if (replacement != obj) {
-                    enter_container(g);
-                    gen_value(g, replacement);
+                    jt_enter_container(g);
+                    jt_gen_value(g, replacement);
                     g->depth--;
                     return;
                 }
@@ -910,40 +634,7 @@ static void gen_float(jt_gen *g, VALUE obj)
     g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
 }
 
-/* Writes `value` as the json gem would, for what ActiveSupport hands it
- * unencoded: the as_json results of Numerics other than Integer and Float. */
-static void gen_json_gem_value(jt_gen *g, VALUE value)
-{
-    const jt_rails_settings *rails = g->rails;
-    g->rails = NULL;
-    g->symbols_are_names = false;
-    gen_value(g, value);
-    g->rails = rails;
-    g->symbols_are_names = true;
-}
 
-/* Float#as_json: the Float when finite, else nil. */
-static void gen_rails_float(jt_gen *g, VALUE obj)
-{
-    if (RB_UNLIKELY(g->rails_float_stock < 0)) {
-        key_cache_forget(g);
-        g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
-    }
-    double value = RFLOAT_VALUE(obj);
-    if (RB_UNLIKELY(!g->rails_float_stock || CLASS_OF(obj) != rb_cFloat)) {
-        VALUE replacement = rails_call_as_json(g, obj);
-        if (in_as_json_pass(g)) {
-            gen_value_in_pass(g, replacement, Qundef);
-        } else {
-            gen_json_gem_value(g, replacement);
-        }
-    } else if (isnan(value) || isinf(value)) {
-        jt_buffer_append(g->buf, "null", 4);
-    } else {
-        jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
-        g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
-    }
-}
 
 /* JSON::Fragment when the json gem is loaded: pasted like our own. */
 static bool is_json_gem_fragment(VALUE klass)
@@ -959,6 +650,17 @@ static void gen_fragment(jt_gen *g, VALUE obj)
     RB_GC_GUARD(json);
 }
 
+/* A JSON string of text that needs no escaping in any mode (the digits,
+ * separators and letters of the time and date formats). */
+void jt_write_plain_text(jt_gen *g, const char *text, size_t n)
+{
+    jt_buffer_reserve(g->buf, n + 2);
+    jt_buffer_push_unsafe(g->buf, '"');
+    memcpy(g->buf->ptr + g->buf->len, text, n);
+    g->buf->len += n;
+    jt_buffer_push_unsafe(g->buf, '"');
+}
+
 /* "#{obj}" for an object printed by Ruby's own to_s. */
 static void gen_as_string(jt_gen *g, const struct jt_class_profile *p, VALUE obj)
 {
@@ -966,18 +668,13 @@ static void gen_as_string(jt_gen *g, const struct jt_class_profile *p, VALUE obj
         char text[JT_TIME_TO_S_MAX];
         size_t n = jt_time_to_s(obj, text);
         if (n) {
-            /* Digits, separators and "UTC": nothing to escape. */
-            jt_buffer_reserve(g->buf, n + 2);
-            jt_buffer_push_unsafe(g->buf, '"');
-            memcpy(g->buf->ptr + g->buf->len, text, n);
-            g->buf->len += n;
-            jt_buffer_push_unsafe(g->buf, '"');
+            jt_write_plain_text(g, text, n);
             return;
         }
     }
     VALUE str = rb_funcall(obj, jt.id_to_s, 0);
     Check_Type(str, T_STRING);
-    gen_string(g, str, false);
+    jt_gen_string(g, str, false);
 }
 
 /* Objects without a native encoding: their to_json, else their to_s. */
@@ -989,16 +686,16 @@ static void gen_fallback(jt_gen *g, VALUE obj)
     bool has_to_json = profile_responds_to_json(p, obj);
     if (has_to_json && profile_generic_to_json(p, obj)) {
         switch (rb_type(obj)) {
-            case T_HASH: gen_hash(g, obj); return;
-            case T_ARRAY: gen_array(g, obj); return;
+            case T_HASH: jt_gen_hash(g, obj); return;
+            case T_ARRAY: jt_gen_array(g, obj); return;
             /* "#{self}" makes a plain String copy; errors name that copy. */
-            case T_STRING: gen_string(g, rb_enc_associate_index(rb_str_new(RSTRING_PTR(obj), RSTRING_LEN(obj)), ENCODING_GET(obj)), false); return;
+            case T_STRING: jt_gen_string(g, rb_enc_associate_index(rb_str_new(RSTRING_PTR(obj), RSTRING_LEN(obj)), ENCODING_GET(obj)), false); return;
             default: break;
         }
         if (p->stock_time) {
             gen_as_string(g, p, obj);
         } else {
-            gen_string(g, rb_obj_as_string(obj), false);
+            jt_gen_string(g, rb_obj_as_string(obj), false);
         }
         return;
     }
@@ -1012,265 +709,29 @@ static void gen_fallback(jt_gen *g, VALUE obj)
     switch (rb_type(obj)) {
         /* Subclasses keep their natural encoding when nothing overrides it
          * (the json gem would reach the same bytes through its to_json). */
-        case T_HASH: gen_hash(g, obj); return;
-        case T_ARRAY: gen_array(g, obj); return;
-        case T_STRING: gen_string(g, obj, false); return;
+        case T_HASH: jt_gen_hash(g, obj); return;
+        case T_ARRAY: jt_gen_array(g, obj); return;
+        case T_STRING: jt_gen_string(g, obj, false); return;
         default: break;
     }
     gen_as_string(g, p, obj);
 }
 
-/* Array(list).map(&:to_s) */
-static VALUE string_list(VALUE list)
-{
-    VALUE ary = rb_Array(list);
-    VALUE out = rb_ary_new_capa(RARRAY_LEN(ary));
-    for (long i = 0; i < RARRAY_LEN(ary); i++) rb_ary_push(out, rb_obj_as_string(RARRAY_AREF(ary, i)));
-    return out;
-}
 
-static bool list_has_string(VALUE list, VALUE str)
-{
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        if (rb_str_equal(RARRAY_AREF(list, i), str) == Qtrue) return true;
-    }
-    return false;
-}
 
-/* What a serializable_hash options Hash asks for, worked out once per
- * options object and call (the same Hash serves every record of a
- * collection): only:/except: as Strings, methods: as Strings, include: as
- * [[association, options], ...], and every name methods: and include: add. */
-struct jt_record_plan {
-    VALUE options;
-    VALUE only, except; /* Arrays of Strings, or Qnil */
-    VALUE methods, includes, extras;
-};
 
-static VALUE include_pairs(VALUE includes);
 
-static void plan_record(struct jt_record_plan *plan, VALUE options)
-{
-    plan->options = options;
-    plan->only = plan->except = Qnil;
-    plan->methods = plan->includes = plan->extras = rb_ary_new();
-    if (NIL_P(options) || RHASH_SIZE(options) == 0) return; /* options.blank? */
-    VALUE only = rb_hash_aref(options, jt.sym_only);
-    if (RTEST(only)) {
-        plan->only = string_list(only);
-    } else {
-        VALUE except = rb_hash_aref(options, jt.sym_except);
-        if (RTEST(except)) plan->except = string_list(except);
-    }
-    plan->methods = string_list(rb_hash_aref(options, jt.sym_methods));
-    VALUE include = rb_hash_aref(options, jt.sym_include);
-    plan->includes = RTEST(include) ? include_pairs(include) : rb_ary_new();
-    plan->extras = rb_ary_dup(plan->methods);
-    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
-        rb_ary_push(plan->extras, rb_obj_as_string(RARRAY_AREF(RARRAY_AREF(plan->includes, i), 0)));
-    }
-}
 
-static const struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
-{
-    for (int i = 0; i < g->record_plan_count; i++) {
-        if (g->record_plans[i].options == options) return &g->record_plans[i];
-    }
-    int slot = g->record_plan_count < JT_RECORD_PLANS ? g->record_plan_count++ : JT_RECORD_PLANS - 1;
-    plan_record(&g->record_plans[slot], options);
-    return &g->record_plans[slot];
-}
 
-/* Whether serializable_hash keeps this attribute: names & only, or names - except. */
-static bool plan_keeps(const struct jt_record_plan *plan, VALUE name)
-{
-    if (!NIL_P(plan->only)) return list_has_string(plan->only, name);
-    if (!NIL_P(plan->except)) return !list_has_string(plan->except, name);
-    return true;
-}
 
-/* serializable_add_includes' normalisation: [[association, options], ...]. */
-static VALUE include_pairs(VALUE includes)
-{
-    VALUE pairs = rb_ary_new();
-    if (RB_TYPE_P(includes, T_HASH)) return rb_funcall(includes, jt.id_to_a, 0);
-    VALUE list = rb_Array(includes);
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        VALUE item = RARRAY_AREF(list, i);
-        if (RB_TYPE_P(item, T_HASH)) {
-            rb_ary_concat(pairs, rb_funcall(item, jt.id_to_a, 0));
-        } else {
-            rb_ary_push(pairs, rb_assoc_new(item, rb_hash_new()));
-        }
-    }
-    /* Hash[pairs]: a repeated association keeps its last options. */
-    return rb_funcall(rb_funcall(pairs, jt.id_to_h, 0), jt.id_to_a, 0);
-}
 
-static void gen_rails_key(jt_gen *g, VALUE key)
-{
-    gen_string(g, RB_TYPE_P(key, T_STRING) ? key : rb_obj_as_string(key), false);
-}
 
-static void gen_rails_records(jt_gen *g, VALUE records, VALUE options);
 
-JT_INLINE void record_separator(jt_gen *g, bool *first)
-{
-    if (!*first) jt_buffer_push(g->buf, ',');
-    *first = false;
-}
 
-/* ActiveRecord's serializable_hash(options), written as the as_json pass
- * writes its result: the attributes (only:/except:), then methods:, then
- * include: (records serialized the same way). For records whose
- * serialization methods are Rails' own (checked per class and call); false,
- * with nothing written, when a name would be written twice (Ruby then builds
- * the Hash). */
-static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
-{
-    key_cache_forget(g);
-    const struct jt_record_plan *plan = record_plan(g, options);
-    VALUE names = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
-    Check_Type(names, T_ARRAY);
-    /* A method or association named like a kept attribute (or like each
-     * other) replaces its value in place: left to Ruby. */
-    for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
-        VALUE extra = RARRAY_AREF(plan->extras, i);
-        for (long j = 0; j < i; j++) {
-            if (rb_str_equal(RARRAY_AREF(plan->extras, j), extra) == Qtrue) return false;
-        }
-        if (list_has_string(names, extra) && plan_keeps(plan, extra)) return false;
-    }
 
-    enter_container(g);
-    jt_buffer_push(g->buf, '{');
-    bool first = true;
-    for (long i = 0; i < RARRAY_LEN(names); i++) {
-        VALUE name = RARRAY_AREF(names, i);
-        if (!plan_keeps(plan, name)) continue;
-        /* serializable_hash builds a Hash: a name listed twice is written once. */
-        bool repeated = false;
-        for (long j = 0; j < i && !repeated; j++) repeated = rb_str_equal(RARRAY_AREF(names, j), name) == Qtrue;
-        if (repeated) continue;
-        record_separator(g, &first);
-        gen_rails_key(g, name);
-        jt_buffer_push(g->buf, ':');
-        /* read_attribute_for_serialization is send */
-        gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
-    }
-    for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
-        VALUE name = RARRAY_AREF(plan->methods, i);
-        record_separator(g, &first);
-        gen_rails_key(g, name);
-        jt_buffer_push(g->buf, ':');
-        gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
-    }
-    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
-        VALUE pair = RARRAY_AREF(plan->includes, i);
-        VALUE association = RARRAY_AREF(pair, 0);
-        VALUE records = rb_funcall(record, rb_to_id(association), 0);
-        if (!RTEST(records)) continue;
-        record_separator(g, &first);
-        gen_rails_key(g, association);
-        jt_buffer_push(g->buf, ':');
-        gen_rails_records(g, records, RARRAY_AREF(pair, 1));
-    }
-    g->depth--;
-    jt_buffer_push(g->buf, '}');
-    RB_GC_GUARD(names);
-    return true;
-}
 
-/* One included record: serializable_hash(options), natively when its class
- * allows (see gen_rails_record). */
-static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
-{
-    key_cache_forget(g);
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = rails_profile(g, record, &scratch);
-    if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
-        return;
-    }
-    gen_value_in_pass(g, rb_funcall(record, jt.id_serializable_hash, 1, options), Qnil);
-}
 
-/* An include: association's value: a collection (to_ary) or one record. */
-static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
-{
-    if (!rb_respond_to(records, jt.id_to_ary)) {
-        gen_rails_included(g, records, options);
-        return;
-    }
-    VALUE list = rb_funcall(records, jt.id_to_ary, 0);
-    Check_Type(list, T_ARRAY);
-    enter_container(g);
-    jt_buffer_push(g->buf, '[');
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        if (i > 0) jt_buffer_push(g->buf, ',');
-        gen_rails_included(g, RARRAY_AREF(list, i), options);
-    }
-    g->depth--;
-    jt_buffer_push(g->buf, ']');
-    RB_GC_GUARD(list);
-}
 
-/* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a
- * root key when asked (left to Ruby). The Hash comes from the model's own
- * serializable_hash, or is written natively for ActiveRecord records; Jetson
- * does the as_json pass over it. */
-static bool gen_rails_model(jt_gen *g, VALUE model, const struct jt_class_profile *p)
-{
-    VALUE options = g->as_json_options;
-    if (options == Qundef) options = Qnil;
-    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
-    if (root == Qundef) root = rb_funcall(model, jt.id_include_root_in_json, 0);
-    if (RTEST(root)) return false;
-    if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
-    VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
-    gen_value_in_pass(g, hash, Qnil);
-    RB_GC_GUARD(hash);
-    return true;
-}
-
-/* Rails mode: what ActiveSupport's encoder does with everything but nil,
- * booleans, Integers, Floats, Symbols and plain Strings, Hashes and Arrays. */
-static void gen_rails_object(jt_gen *g, VALUE obj)
-{
-    switch (rb_type(obj)) {
-        /* Subclasses are copied into plain ones, their as_json unused. */
-        case T_HASH: gen_hash(g, obj); return;
-        case T_ARRAY: gen_array(g, obj); return;
-        case T_STRING: gen_string(g, obj, false); return;
-        default: break;
-    }
-    key_cache_forget(g); /* as_json and the stock checks are Ruby code */
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = rails_profile(g, obj, &scratch);
-    if (p->rails_stock) {
-        char text[JT_TIME_TEXT_MAX];
-        size_t n = jt_rails_native_text(obj, p->rails_kind, g->rails, text);
-        if (n) {
-            /* Digits, separators, 'T', 'Z': nothing to escape. */
-            jt_buffer_reserve(g->buf, n + 2);
-            jt_buffer_push_unsafe(g->buf, '"');
-            memcpy(g->buf->ptr + g->buf->len, text, n);
-            g->buf->len += n;
-            jt_buffer_push_unsafe(g->buf, '"');
-            return;
-        }
-    }
-    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && gen_rails_model(g, obj, p)) return;
-    VALUE value = rails_call_as_json(g, obj);
-    if (p->rails_kind == JT_RAILS_NUMERIC && !in_as_json_pass(g)) {
-        gen_json_gem_value(g, value);
-        return;
-    }
-    /* An as_json that returns itself, or a new object of the same kind,
-     * recurses without nesting: ActiveSupport ends in SystemStackError too. */
-    if (ruby_stack_check()) rb_raise(rb_eSysStackError, "stack level too deep");
-    gen_value_in_pass(g, value, Qundef);
-    RB_GC_GUARD(value);
-}
 
 /* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
  * name is the same for every Symbol of the call; it is settled once. */
@@ -1287,7 +748,7 @@ static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
 }
 
-static void gen_value(jt_gen *g, VALUE obj)
+void jt_gen_value(jt_gen *g, VALUE obj)
 {
     bool as_json_called = false;
 again:
@@ -1312,20 +773,20 @@ again:
                     return;
                 }
                 if (g->rails) {
-                    gen_rails_string(g, obj);
+                    jt_rails_string(g, obj);
                     return;
                 }
                 if (as_json_called) jt_raise_generator_error(obj, "source sequence is illegal/malformed utf-8");
-                obj = convert_encoding(g, obj, false, false);
+                obj = jt_convert_encoding(g, obj, false, false);
                 as_json_called = true;
                 goto again;
             case T_HASH:
                 if (klass != rb_cHash) goto general;
-                gen_hash(g, obj);
+                jt_gen_hash(g, obj);
                 return;
             case T_ARRAY:
                 if (klass != rb_cArray) goto general;
-                gen_array(g, obj);
+                jt_gen_array(g, obj);
                 return;
             case T_FLOAT:
                 if (klass != rb_cFloat) goto general;
@@ -1352,10 +813,10 @@ again:
 symbol:
     if (g->cfg->strict || g->rails) {
         g->symbols_are_names = true;
-        gen_string(g, rb_sym2str(obj), as_json_called);
+        jt_gen_string(g, rb_sym2str(obj), as_json_called);
     } else if (symbols_use_generic_to_json(g, obj)) {
         g->symbols_are_names = true;
-        gen_string(g, rb_sym2str(obj), false);
+        jt_gen_string(g, rb_sym2str(obj), false);
     } else {
         gen_fallback(g, obj);
     }
@@ -1363,7 +824,7 @@ symbol:
 
 general:
     if (g->rails) {
-        gen_rails_object(g, obj);
+        jt_rails_object(g, obj);
         return;
     }
     if (g->cfg->strict) {
@@ -1384,7 +845,7 @@ JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
     if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
         write_ready_string(g, name);
     } else {
-        gen_string(g, name, false);
+        jt_gen_string(g, name, false);
     }
 }
 
@@ -1400,7 +861,7 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
         } else if (RB_STATIC_SYM_P(obj) && g->symbols_are_names) {
             gen_symbol_name(g, obj);
         } else {
-            gen_value(g, obj);
+            jt_gen_value(g, obj);
         }
         return;
     }
@@ -1408,13 +869,13 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     if (klass == rb_cString && RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
         write_ready_string(g, obj);
     } else if (klass == rb_cHash) {
-        gen_hash(g, obj);
+        jt_gen_hash(g, obj);
     } else if (klass == rb_cArray) {
-        gen_array(g, obj);
+        jt_gen_array(g, obj);
     } else if (RB_BUILTIN_TYPE(obj) == T_SYMBOL && g->symbols_are_names) {
         gen_symbol_name(g, obj);
     } else {
-        gen_value(g, obj);
+        jt_gen_value(g, obj);
     }
 }
 
@@ -1455,7 +916,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.indent_len = 0;
     g.indents_depth = -1;
     if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
-    gen_value(&g, obj);
+    jt_gen_value(&g, obj);
     if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);

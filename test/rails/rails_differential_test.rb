@@ -124,12 +124,13 @@ class RailsDifferentialTest < Minitest::Test
     cyclic_hash = {}
     cyclic_hash[:self] = cyclic_hash
     deep = (1..150).reduce([]) { |inner, _| [inner] }
-    [[String.new("\xFF", encoding: "UTF-8")], { "k" => String.new("\xC3", encoding: "UTF-8") }, [RailsGraph::Raises.new],
-     cyclic, cyclic_hash, deep, [deep, RailsGraph::Raises.new], { String.new("\xFF", encoding: "UTF-8") => 1 }].each do |value|
-      assert_same_encoding(value)
-    end
+    values = [[String.new("\xFF", encoding: "UTF-8")], { "k" => String.new("\xC3", encoding: "UTF-8") },
+              [RailsGraph::Raises.new], deep, [deep, RailsGraph::Raises.new], { String.new("\xFF", encoding: "UTF-8") => 1 }]
+    # Cycles end in SystemStackError, whose stack limit under valgrind is valgrind's own.
+    values += [cyclic, cyclic_hash] unless ENV["JETSON_MEMCHECK"]
+    values.each { |value| assert_same_encoding(value) }
     assert_raises(JSON::NestingError) { Jetson::RailsEncoder.new.encode(deep) }
-    assert_raises(SystemStackError) { Jetson::RailsEncoder.new.encode(cyclic) }
+    assert_raises(SystemStackError) { Jetson::RailsEncoder.new.encode(cyclic) } unless ENV["JETSON_MEMCHECK"]
   end
 
   def test_overrides_of_natively_encoded_classes_are_honoured

@@ -1,0 +1,135 @@
+#ifndef JETSON_GENERATOR_INTERNAL_H
+#define JETSON_GENERATOR_INTERNAL_H
+
+/* What generator.c (the walk and json mode) and rails_walk.c (Rails mode)
+ * share: the per-call context and the writers each calls in the other. */
+
+#include "generator.h"
+#include "buffer.h"
+#include "escape.h"
+#include "numbers.h"
+#include "rails.h"
+
+#define JT_PROFILE_CACHE 8
+#define JT_RECORD_PLANS 4
+#define JT_KEY_CACHE 64
+#define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
+
+/* What a serializable_hash options Hash asks for, worked out once per
+ * options object and call (the same Hash serves every record of a
+ * collection): only:/except: as Strings, methods: as Strings, include: as
+ * [[association, options], ...], and every name methods: and include: add. */
+struct jt_record_plan {
+    VALUE options;
+    VALUE only, except; /* Arrays of Strings, or Qnil */
+    VALUE methods, includes, extras;
+};
+
+/* How instances of one class without a native encoding are written, settled
+ * on the first instance met in a call and reused for the rest of it. */
+struct jt_class_profile {
+    VALUE klass;
+    bool json_known, rails_known; /* which half below is filled in */
+    /* json mode. respond_to? and respond_to_missing? are Ruby's own, so
+     * whether an instance responds to to_json depends on its class alone:
+     * responds_to_json holds for all of them. Otherwise each is asked. */
+    bool respond_to_is_stock;
+    bool responds_to_json;
+    signed char generic_to_json; /* see to_json_is_generic; -1: not looked up yet */
+    bool stock_time;             /* a Time printed by Ruby's own Time#to_s */
+    /* Rails mode: the kind of value and whether its as_json is ActiveSupport's. */
+    enum jt_rails_kind rails_kind;
+    bool rails_stock;
+    bool rails_record_stock; /* an ActiveRecord class serialized natively (gen_rails_record) */
+};
+
+/* Per-call generation context; lives on the C stack. */
+typedef struct jt_gen {
+    jt_buffer *buf;
+    const jt_config *cfg;
+    long depth;
+    int escape_mode;
+    /* Rails mode (ActiveSupport's encoding) when set; see jt_generate_rails. */
+    const jt_rails_settings *rails;
+    VALUE deferred_error;          /* Rails mode: see defer_generator_errors */
+    signed char rails_float_stock; /* Rails mode: Float#as_json is ActiveSupport's; -1 unknown */
+    signed char rails_hash_stock, rails_array_stock; /* the same for Hash and Array */
+    /* Rails mode walks a value the way one of ActiveSupport's two passes
+     * would: as_json(options) (the options, or Qnil for none), which turns
+     * every Hash key into a String, or the pass after it (Qundef), which
+     * keeps String and Symbol keys and calls as_json without options. */
+    VALUE as_json_options;
+    /* Rails mode: serializable_hash options already worked out (gen_rails_record). */
+    struct jt_record_plan *record_plans; /* JT_RECORD_PLANS entries on the stack */
+    int record_plan_count;
+    VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
+    /* Classes met in gen_fallback during this call (see class_profile). */
+    struct jt_class_profile profiles[JT_PROFILE_CACHE];
+    int profile_count;
+    /* Keys already written in this call: where their escaped, quoted bytes sit
+     * in the output (see key_cache_find). Entries count only while their epoch
+     * matches; the epoch moves on whenever Ruby code could run. */
+    struct jt_key_entry {
+        VALUE key;
+        uint32_t offset;
+        uint32_t length;
+        uint32_t epoch;
+    } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
+    uint32_t key_epoch;
+    enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
+    bool symbols_are_names; /* settled: a Symbol is written as its name */
+    /* Pretty output: the indent repeated indents_depth times, prebuilt so
+     * that indenting a line is one copy (see write_indent). */
+    const char *indents;
+    size_t indent_len;
+    long indents_depth;
+} jt_gen;
+
+/* Hash keys repeat: a collection of records writes the same few keys again
+ * and again. Within one call, a key object that was written once is copied
+ * from where its escaped form already sits in the output instead of being
+ * escaped again. This is sound while no Ruby code runs: the document cannot
+ * change, so every key seen so far is alive and unchanged (Hash String keys
+ * are frozen; Symbols are immutable) and its address cannot be reused by
+ * another object. Anything that may run Ruby code calls key_cache_forget.
+ * Written bytes never move relative to the start of the output, except when
+ * streaming to an io, where the cache is off. */
+JT_INLINE void key_cache_forget(jt_gen *g)
+{
+    g->key_epoch++;
+}
+
+struct hash_iter {
+    jt_gen *g;
+    VALUE hash;
+    int first_key_type;
+    bool first;
+    bool mixed_keys_seen;
+    bool rekey; /* Rails mode: a key that is neither a String nor a Symbol */
+};
+
+JT_INLINE bool jt_in_as_json_pass(const jt_gen *g)
+{
+    return g->as_json_options != Qundef;
+}
+
+/* generator.c */
+void jt_gen_value(jt_gen *g, VALUE obj);
+void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called);
+void jt_gen_hash(jt_gen *g, VALUE hash);
+void jt_gen_array(jt_gen *g, VALUE ary);
+long jt_enter_container(jt_gen *g);
+struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch);
+int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data);
+VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key);
+void jt_write_string_bytes(jt_gen *g, VALUE str);
+void jt_write_plain_text(jt_gen *g, const char *text, size_t n);
+
+/* rails_walk.c: Rails mode's side of the walk */
+void jt_rails_string(jt_gen *g, VALUE str);
+void jt_rails_hash_pairs(jt_gen *g, VALUE hash);
+bool jt_rails_container_prologue(jt_gen *g, VALUE *container, enum jt_rails_kind kind);
+void jt_rails_float(jt_gen *g, VALUE obj);
+void jt_rails_object(jt_gen *g, VALUE obj);
+
+#endif
