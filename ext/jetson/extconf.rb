@@ -3,6 +3,10 @@
 require "mkmf"
 
 $CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
+# Only Init_jetson is exported (JT_EXPORT). Hidden symbols also make calls
+# between the C files direct: with -fPIC, a default-visibility function may be
+# interposed, so its calls go through the PLT and are never inlined.
+$CFLAGS << " -fvisibility=hidden"
 $CFLAGS << " -fno-omit-frame-pointer -g" if ENV["JETSON_DEBUG"]
 if ENV["JETSON_ASAN"]
   $CFLAGS << " -fsanitize=address -fno-omit-frame-pointer -O1 -g"

@@ -117,7 +117,7 @@ static VALUE frozen_string(const char *s)
     return str;
 }
 
-void Init_jetson(void)
+JT_EXPORT void Init_jetson(void)
 {
 #ifdef HAVE_RB_EXT_RACTOR_SAFE
     rb_ext_ractor_safe(true);

@@ -15,9 +15,11 @@
 #if defined(__GNUC__)
 #define JT_INLINE static inline __attribute__((always_inline))
 #define JT_NOINLINE __attribute__((noinline))
+#define JT_EXPORT __attribute__((visibility("default")))
 #else
 #define JT_INLINE static inline
 #define JT_NOINLINE
+#define JT_EXPORT
 #endif
 
 /* Handles to classes, symbols and IDs. They are written once by Init_jetson and
