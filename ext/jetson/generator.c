@@ -665,7 +665,7 @@ void jt_write_plain_text(jt_gen *g, const char *text, size_t n)
 static void gen_as_string(jt_gen *g, const struct jt_class_profile *p, VALUE obj)
 {
     if (p->stock_time) {
-        char text[JT_TIME_TO_S_MAX];
+        char text[JT_TIME_TEXT_MAX];
         size_t n = jt_time_to_s(obj, text);
         if (n) {
             jt_write_plain_text(g, text, n);

@@ -210,7 +210,7 @@ void jt_rails_float(jt_gen *g, VALUE obj)
         g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
     }
     double value = RFLOAT_VALUE(obj);
-    if (RB_UNLIKELY(!g->rails_float_stock || CLASS_OF(obj) != rb_cFloat)) {
+    if (RB_UNLIKELY(!g->rails_float_stock)) {
         VALUE replacement = rails_call_as_json(g, obj);
         if (jt_in_as_json_pass(g)) {
             gen_value_in_pass(g, replacement, Qundef);
@@ -316,6 +316,16 @@ JT_INLINE void record_separator(jt_gen *g, bool *first)
     *first = false;
 }
 
+/* "name": record.send(name), in the as_json pass (read_attribute_for_serialization
+ * is send, and so is methods:). */
+static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
+{
+    record_separator(g, first);
+    gen_rails_key(g, name);
+    jt_buffer_push(g->buf, ':');
+    gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
+}
+
 /* ActiveRecord's serializable_hash(options), written as the as_json pass
  * writes its result: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). For records whose
@@ -341,25 +351,13 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     jt_enter_container(g);
     jt_buffer_push(g->buf, '{');
     bool first = true;
+    /* Attribute names are an attribute set's keys: each comes once. */
     for (long i = 0; i < RARRAY_LEN(names); i++) {
         VALUE name = RARRAY_AREF(names, i);
-        if (!plan_keeps(plan, name)) continue;
-        /* serializable_hash builds a Hash: a name listed twice is written once. */
-        bool repeated = false;
-        for (long j = 0; j < i && !repeated; j++) repeated = rb_str_equal(RARRAY_AREF(names, j), name) == Qtrue;
-        if (repeated) continue;
-        record_separator(g, &first);
-        gen_rails_key(g, name);
-        jt_buffer_push(g->buf, ':');
-        /* read_attribute_for_serialization is send */
-        gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
+        if (plan_keeps(plan, name)) gen_sent_pair(g, &first, record, name);
     }
     for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
-        VALUE name = RARRAY_AREF(plan->methods, i);
-        record_separator(g, &first);
-        gen_rails_key(g, name);
-        jt_buffer_push(g->buf, ':');
-        gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
+        gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));
     }
     for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
         VALUE pair = RARRAY_AREF(plan->includes, i);

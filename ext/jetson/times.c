@@ -105,12 +105,10 @@ static char *put_offset(char *p, long off, bool colon)
     return put2(p, (int)(off / 60 % 60));
 }
 
-size_t jt_time_to_s(VALUE time, char out[JT_TIME_TO_S_MAX])
+size_t jt_time_to_s(VALUE time, char out[JT_TIME_TEXT_MAX])
 {
     jt_civil_time t;
-    VALUE seconds = rb_funcall(time, jt.id_to_i, 0);
-    bool utc = RTEST(rb_funcall(time, jt.id_utc_p, 0));
-    if (!civil_time_from(seconds, rb_time_utc_offset(time), utc, &t)) return 0;
+    if (!jt_civil_time_of(time, &t)) return 0;
     char *p = put_date(out, t.year, t.month, t.day, '-');
     *p++ = ' ';
     p = put_clock(p, &t);

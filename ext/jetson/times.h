@@ -15,9 +15,6 @@ typedef struct jt_civil_time {
 /* Longest text written by the formatters below (xmlschema with 9 digits). */
 #define JT_TIME_TEXT_MAX 40
 
-/* Longest Time#to_s this file writes: "YYYY-MM-DD HH:MM:SS +HHMM". */
-#define JT_TIME_TO_S_MAX 25
-
 /* Whether instances of klass print with Ruby's own Time#to_s, reading the
  * fields through Ruby's own Time#to_i and Time#utc?; settled once per class
  * per call by the generator. */
@@ -26,7 +23,7 @@ bool jt_time_class_is_stock(VALUE klass);
 /* Writes what Time#to_s returns for a Time of a stock class (see above), or
  * returns 0 when the Time lies outside what is formatted here (years before
  * 1 or after 9999, offsets with seconds) so that the caller asks Ruby. */
-size_t jt_time_to_s(VALUE time, char out[JT_TIME_TO_S_MAX]);
+size_t jt_time_to_s(VALUE time, char out[JT_TIME_TEXT_MAX]);
 
 /* The civil time of a Time of a stock class, or of the instant utc_time (a
  * Time) seen at utc_offset seconds east (an ActiveSupport::TimeWithZone's
