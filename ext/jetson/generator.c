@@ -879,7 +879,8 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     }
 }
 
-static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails)
+static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails,
+                      jt_write_fn *write)
 {
     char stack[JT_STACK_BUFFER_SIZE];
     struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
@@ -916,7 +917,11 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.indent_len = 0;
     g.indents_depth = -1;
     if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
-    jt_gen_value(&g, obj);
+    if (write) {
+        write(&g, obj);
+    } else {
+        jt_gen_value(&g, obj);
+    }
     if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);
@@ -926,12 +931,19 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
 
 VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
 {
-    return generate(obj, cfg, io, NULL);
+    return generate(obj, cfg, io, NULL, NULL);
 }
 
 VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails)
 {
     jt_config cfg;
     jt_config_init(&cfg);
-    return generate(obj, &cfg, Qnil, rails);
+    return generate(obj, &cfg, Qnil, rails, NULL);
+}
+
+VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails)
+{
+    jt_config cfg;
+    jt_config_init(&cfg);
+    return generate(data, &cfg, Qnil, rails, write);
 }

@@ -12,4 +12,11 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io);
  * as_json pass, the json gem, then its escaping), in one pass. */
 VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails);
 
+/* The same, for a document that is not a Ruby value (Jetson::Builder's
+ * tree): `write` writes it into the prepared context, calling jt_gen_value
+ * for the Ruby values in it. */
+struct jt_gen;
+typedef void jt_write_fn(struct jt_gen *g, VALUE data);
+VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails);
+
 #endif

@@ -60,29 +60,13 @@ static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
 static VALUE jetson_rails_generate(int argc, VALUE *argv, VALUE self)
 {
     rb_check_arity(argc, 7, 7);
-    VALUE value = argv[0], options = argv[1], escape_html = argv[2], standard_time = argv[3];
-    VALUE precision = argv[4], classes = argv[5], active_model = argv[6];
-    Check_Type(classes, T_ARRAY);
-    if (RARRAY_LEN(classes) != 4) rb_raise(rb_eArgError, "expected 4 classes");
+    VALUE options = argv[1];
     if (!NIL_P(options)) Check_Type(options, T_HASH);
-    jt_rails_settings settings = {
-        .helper = RARRAY_AREF(classes, 0),
-        .time_with_zone = RARRAY_AREF(classes, 1),
-        .date = RARRAY_AREF(classes, 2),
-        .datetime = RARRAY_AREF(classes, 3),
-        .active_model = active_model,
-        .options = NIL_P(options) || RHASH_SIZE(options) == 0 ? Qundef : options,
-        .time_precision = -1,
-        .standard_time = RTEST(standard_time),
-        .escape_html = RTEST(escape_html),
-    };
-    if (FIXNUM_P(precision) && FIX2LONG(precision) >= 0 && FIX2LONG(precision) <= 9) {
-        settings.time_precision = (int)FIX2LONG(precision);
-    }
-    VALUE result = jt_generate_rails(value, &settings);
-    RB_GC_GUARD(classes);
+    jt_rails_settings settings;
+    jt_rails_settings_from_args(&settings, argv + 2);
+    settings.options = NIL_P(options) || RHASH_SIZE(options) == 0 ? Qundef : options;
+    VALUE result = jt_generate_rails(argv[0], &settings);
     RB_GC_GUARD(options);
-    RB_GC_GUARD(active_model);
     return result;
 }
 
@@ -184,6 +168,7 @@ JT_EXPORT void Init_jetson(void)
     jt.pretty_nl = frozen_string("\n");
 
     jt_init_state();
+    jt_init_builder();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);

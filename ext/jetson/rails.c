@@ -92,3 +92,24 @@ size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_s
             return 0;
     }
 }
+
+void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args)
+{
+    VALUE escape_html = args[0], standard_time = args[1], precision = args[2], classes = args[3];
+    Check_Type(classes, T_ARRAY);
+    if (RARRAY_LEN(classes) != 4) rb_raise(rb_eArgError, "expected 4 classes");
+    *settings = (jt_rails_settings){
+        .helper = RARRAY_AREF(classes, 0),
+        .time_with_zone = RARRAY_AREF(classes, 1),
+        .date = RARRAY_AREF(classes, 2),
+        .datetime = RARRAY_AREF(classes, 3),
+        .active_model = args[4],
+        .options = Qundef,
+        .time_precision = -1,
+        .standard_time = RTEST(standard_time),
+        .escape_html = RTEST(escape_html),
+    };
+    if (FIXNUM_P(precision) && FIX2LONG(precision) >= 0 && FIX2LONG(precision) <= 9) {
+        settings->time_precision = (int)FIX2LONG(precision);
+    }
+}

@@ -46,4 +46,9 @@ bool jt_rails_stock(VALUE klass, enum jt_rails_kind kind, const jt_rails_setting
 size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_settings *s,
                             char out[JT_TIME_TEXT_MAX]);
 
+/* Settings from the Ruby arguments [escape_html, standard_time, precision,
+ * classes, active_model] (see Jetson.rails_generate); options: Qundef. The
+ * VALUEs stay alive through the caller's argv. */
+void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args);
+
 #endif

@@ -86,6 +86,14 @@ module Jetson
         end
       end
 
+      # ActiveSupport's encoder raises the json gem's errors: Jetson's are
+      # raised as those.
+      def raise_as_json_gem_error(error)
+        raise ::JSON::NestingError, error.message if error.is_a?(Jetson::NestingError)
+
+        raise ::JSON::GeneratorError.new(error.message, error.invalid_object)
+      end
+
       # ActiveModel::Serializers::JSON once ActiveModel is loaded (apps load it
       # after this file), else nil.
       def active_model
@@ -142,10 +150,8 @@ module Jetson
       Jetson.rails_generate(value, options, settings.escape_html_entities_in_json,
                             settings.use_standard_json_time_format, settings.time_precision, Rails::CLASSES,
                             Rails.active_model)
-    rescue Jetson::NestingError => e
-      raise ::JSON::NestingError, e.message
-    rescue Jetson::GeneratorError => e
-      raise ::JSON::GeneratorError.new(e.message, e.invalid_object)
+    rescue Jetson::NestingError, Jetson::GeneratorError => e
+      Rails.raise_as_json_gem_error(e)
     end
   end
 end

@@ -1,0 +1,548 @@
+/* Jetson::Builder's DSL: Jbuilder's methods (set!, method_missing, array!,
+ * extract!, call, child!, nil!, merge!, attributes!) over the tree of
+ * builder_tree.c, following jbuilder 2.15's definitions step by step. They
+ * are C methods so that the hot calls (`json.id post.id`, a block per
+ * element) cost no splat Array, no Proc and no Hash. The rest of the DSL
+ * (construction, key formats, target!) is Ruby, in lib/jetson/builder.rb. */
+
+#include "builder.h"
+#include "generator.h"
+
+jb_handles jb;
+
+static void builder_mark(void *ptr)
+{
+    jb_builder *b = ptr;
+    for (int32_t i = 0; i < b->entry_count; i++) {
+        rb_gc_mark(b->entries[i].key);
+        rb_gc_mark(b->entries[i].slot.value);
+    }
+    rb_gc_mark(b->current.value);
+    rb_gc_mark(b->key_formatter);
+}
+
+static void builder_free(void *ptr)
+{
+    jb_builder *b = ptr;
+    ruby_xfree(b->nodes);
+    ruby_xfree(b->entries);
+    ruby_xfree(b);
+}
+
+static size_t builder_memsize(const void *ptr)
+{
+    const jb_builder *b = ptr;
+    return sizeof(*b) + (size_t)b->node_capa * sizeof(jb_node) + (size_t)b->entry_capa * sizeof(jb_entry);
+}
+
+static const rb_data_type_t builder_type = {
+    .wrap_struct_name = "Jetson::Builder",
+    .function = { .dmark = builder_mark, .dfree = builder_free, .dsize = builder_memsize },
+    .flags = RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_WB_PROTECTED,
+};
+
+jb_builder *jb_get(VALUE self)
+{
+    return rb_check_typeddata(self, &builder_type);
+}
+
+static VALUE builder_alloc(VALUE klass)
+{
+    jb_builder *b;
+    VALUE self = TypedData_Make_Struct(klass, jb_builder, &builder_type, b);
+    b->self = self;
+    b->key_formatter = Qnil;
+    /* jbuilder 2.15 starts from {} */
+    b->current = jb_node_slot(jb_new_node(b, JB_HASH));
+    return self;
+}
+
+static void set_current(jb_builder *b, jb_slot s)
+{
+    b->current = s;
+    RB_OBJ_WRITTEN(b->self, Qundef, s.value);
+}
+
+static VALUE builder_setup(VALUE self, VALUE key_formatter, VALUE ignore_nil, VALUE deep_format_keys)
+{
+    jb_builder *b = jb_get(self);
+    b->key_formatter = key_formatter;
+    RB_OBJ_WRITTEN(self, Qundef, key_formatter);
+    b->ignore_nil = RTEST(ignore_nil);
+    b->deep_format_keys = RTEST(deep_format_keys);
+    return self;
+}
+
+static VALUE builder_set_key_formatter(VALUE self, VALUE formatter)
+{
+    jb_builder *b = jb_get(self);
+    b->key_formatter = formatter;
+    RB_OBJ_WRITTEN(self, Qundef, formatter);
+    return formatter;
+}
+
+static VALUE builder_set_ignore_nil(VALUE self, VALUE value)
+{
+    jb_get(self)->ignore_nil = RTEST(value);
+    return value;
+}
+
+static VALUE builder_set_deep_format_keys(VALUE self, VALUE value)
+{
+    jb_get(self)->deep_format_keys = RTEST(value);
+    return value;
+}
+
+static VALUE builder_deep_format_keys_p(VALUE self)
+{
+    return jb_get(self)->deep_format_keys ? Qtrue : Qfalse;
+}
+
+/* --- Jbuilder's private helpers ------------------------------------------- */
+
+/* _key: the formatted key; a Symbol's name when there is no format (kept as
+ * the Symbol, see JB_KEY_NAME). A String key is held as Hash#[]= would hold
+ * it (frozen; an unfrozen one as its interned copy). */
+static jb_key resolve_key(jb_builder *b, VALUE key)
+{
+    if (NIL_P(b->key_formatter) && RB_SYMBOL_P(key)) return (jb_key){ .key = key, .kind = JB_KEY_NAME };
+    VALUE str = NIL_P(b->key_formatter) ? key : rb_funcall(b->key_formatter, jb.id_format, 1, key);
+    if (!RB_TYPE_P(str, T_STRING)) str = rb_funcall(str, jt.id_to_s, 0);
+    if (RB_TYPE_P(str, T_STRING) && !OBJ_FROZEN(str)) {
+        str = RBASIC_CLASS(str) == rb_cString ? rb_str_to_interned_str(str) : rb_str_new_frozen(str);
+    }
+    return (jb_key){ .key = str, .kind = JB_KEY_RAW };
+}
+
+NORETURN(static void raise_error(jb_builder *b, ID error, VALUE key));
+static void raise_error(jb_builder *b, ID error, VALUE key)
+{
+    VALUE klass = rb_const_get(rb_obj_class(b->self), error);
+    rb_exc_raise(rb_funcall(klass, jb.id_build, 1, key));
+}
+
+/* _format_keys: only deep_format_keys! changes values, in Ruby. */
+static VALUE format_keys(jb_builder *b, VALUE value)
+{
+    if (!b->deep_format_keys || RB_SPECIAL_CONST_P(value)) return value;
+    return rb_funcall(b->self, jb.id_format_keys, 1, value);
+}
+
+/* _set_value */
+static void set_value(jb_builder *b, VALUE key, jb_slot value)
+{
+    jb_slot current = b->current;
+    if (jb_is_nil(current)) raise_error(b, jb.id_null_error, key);
+    if (jb_is_array(b, current)) raise_error(b, jb.id_array_error, key);
+    if ((b->ignore_nil && jb_is_nil(value)) || jb_is_blank(value)) return;
+    if (jb_is_blank(current)) {
+        current = jb_node_slot(jb_new_node(b, JB_HASH));
+        set_current(b, current);
+    }
+    current = jb_adopt_hash(b, current);
+    if (current.node < 0) {
+        /* @attributes is some other object merge! put there: Jbuilder calls its []= */
+        rb_funcall(current.value, jb.id_aset, 2, jb_key_object(resolve_key(b, key)), jb_materialize(b, value));
+        return;
+    }
+    set_current(b, current);
+    jb_key k = resolve_key(b, key);
+    jb_hash_set(b, current.node, k, value);
+    RB_GC_GUARD(k.key);
+}
+
+/* _scope: runs fn with @attributes BLANK and returns what it left there; the
+ * key format settings and @attributes are restored even when fn raises. */
+struct scope {
+    VALUE self;
+    VALUE (*fn)(VALUE);
+    VALUE arg;
+    jb_slot saved, result;
+    VALUE saved_formatter;
+    bool saved_deep_format_keys;
+};
+
+static VALUE scope_body(VALUE data)
+{
+    struct scope *s = (struct scope *)data;
+    jb_builder *b = jb_get(s->self);
+    set_current(b, jb_blank());
+    s->fn(s->arg);
+    s->result = jb_get(s->self)->current;
+    return Qnil;
+}
+
+static void restore_scope(jb_builder *b, jb_slot saved, VALUE formatter, bool deep_format_keys)
+{
+    set_current(b, saved);
+    b->key_formatter = formatter;
+    RB_OBJ_WRITTEN(b->self, Qundef, formatter);
+    b->deep_format_keys = deep_format_keys;
+}
+
+static VALUE scope_ensure(VALUE data)
+{
+    struct scope *s = (struct scope *)data;
+    restore_scope(jb_get(s->self), s->saved, s->saved_formatter, s->saved_deep_format_keys);
+    return Qnil;
+}
+
+static jb_slot in_scope(VALUE self, VALUE (*fn)(VALUE), VALUE arg)
+{
+    jb_builder *b = jb_get(self);
+    struct scope s = { .self = self, .fn = fn, .arg = arg, .saved = b->current, .result = jb_blank(),
+                       .saved_formatter = b->key_formatter, .saved_deep_format_keys = b->deep_format_keys };
+    rb_ensure(scope_body, (VALUE)&s, scope_ensure, (VALUE)&s);
+    RB_GC_GUARD(s.saved.value);
+    RB_GC_GUARD(s.saved_formatter);
+    return s.result;
+}
+
+static VALUE yield_self(VALUE self)
+{
+    return rb_yield(self);
+}
+
+/* _extract: Hash#fetch or public_send for each name. */
+struct extract {
+    VALUE self, object;
+    int argc;
+    const VALUE *argv;
+};
+
+static VALUE extract(VALUE data)
+{
+    struct extract *x = (struct extract *)data;
+    bool hash = RTEST(rb_obj_is_kind_of(x->object, rb_cHash));
+    for (int i = 0; i < x->argc; i++) {
+        VALUE name = x->argv[i];
+        VALUE value = hash ? rb_funcall(x->object, jb.id_fetch, 1, name)
+                           : rb_funcallv_public(x->object, rb_to_id(name), 0, NULL);
+        jb_builder *b = jb_get(x->self);
+        set_value(b, name, jb_leaf(format_keys(b, value)));
+    }
+    return Qnil;
+}
+
+/* _merge_block: the block's object merged into the key's current value. */
+static jb_slot merge_block(VALUE self, VALUE key, VALUE (*fn)(VALUE), VALUE arg)
+{
+    jb_builder *b = jb_get(self);
+    jb_slot current = jb_blank();
+    if (!jb_is_blank(b->current)) {
+        jb_slot attributes = jb_adopt_hash(b, b->current);
+        if (attributes.node >= 0 && b->nodes[attributes.node].kind == JB_HASH) {
+            set_current(b, attributes);
+            int32_t i = jb_hash_find(b, attributes.node, resolve_key(b, key));
+            if (i >= 0) current = b->entries[i].slot;
+        } else {
+            /* nil, an Array, another object: Ruby's fetch raises as it does for Jbuilder */
+            VALUE found = rb_funcall(jb_materialize(b, attributes), jb.id_fetch, 2,
+                                     jb_key_object(resolve_key(b, key)), jb.blank);
+            if (found != jb.blank) current = jb_leaf(found);
+        }
+    }
+    if (jb_is_nil(current)) raise_error(b, jb.id_null_error, key);
+    jb_slot updates = in_scope(self, fn, arg);
+    RB_GC_GUARD(current.value);
+    return jb_merge_values(jb_get(self), current, updates);
+}
+
+/* --- collections ----------------------------------------------------------- */
+
+struct collection {
+    VALUE self;
+    int32_t node; /* the Array being built */
+    int argc;     /* attributes to extract from each element, when there is no block */
+    const VALUE *argv;
+    bool block;
+    jb_slot saved;
+    VALUE saved_formatter;
+    bool saved_deep_format_keys;
+};
+
+/* One element of _map_collection: its own scope; elements that set nothing
+ * are left out. */
+static void map_element(struct collection *c, VALUE element)
+{
+    jb_builder *b = jb_get(c->self);
+    set_current(b, jb_blank());
+    if (c->block) {
+        rb_yield(element);
+    } else {
+        struct extract x = { .self = c->self, .object = element, .argc = c->argc, .argv = c->argv };
+        extract((VALUE)&x);
+    }
+    b = jb_get(c->self);
+    jb_slot result = b->current;
+    restore_scope(b, c->saved, c->saved_formatter, c->saved_deep_format_keys);
+    if (!jb_is_blank(result)) jb_array_push(b, c->node, result);
+    RB_GC_GUARD(result.value);
+}
+
+static VALUE map_i(RB_BLOCK_CALL_FUNC_ARGLIST(element, data))
+{
+    map_element((struct collection *)data, element);
+    return Qnil;
+}
+
+struct map_call {
+    struct collection *c;
+    VALUE collection;
+};
+
+static VALUE map_collection_body(VALUE data)
+{
+    struct map_call *m = (struct map_call *)data;
+    VALUE collection = m->collection;
+    if (RB_TYPE_P(collection, T_ARRAY) && RBASIC_CLASS(collection) == rb_cArray &&
+        rb_method_basic_definition_p(rb_cArray, jb.id_map)) {
+        /* Array#map's loop: the length is read again each time */
+        for (long i = 0; i < RARRAY_LEN(collection); i++) map_element(m->c, RARRAY_AREF(collection, i));
+    } else {
+        rb_block_call(collection, jb.id_map, 0, NULL, map_i, (VALUE)m->c);
+    }
+    return Qnil;
+}
+
+static VALUE map_collection_ensure(VALUE data)
+{
+    struct map_call *m = (struct map_call *)data;
+    restore_scope(jb_get(m->c->self), m->c->saved, m->c->saved_formatter, m->c->saved_deep_format_keys);
+    return Qnil;
+}
+
+/* _map_collection: collection.map, each element in its own scope. One
+ * rb_ensure for the whole loop restores the state an exception would leave
+ * (every element starts from the same state, so that is the same state
+ * Jbuilder's per-element ensure leaves). */
+static jb_slot map_collection(VALUE self, VALUE collection, int argc, const VALUE *argv, bool block)
+{
+    jb_builder *b = jb_get(self);
+    struct collection c = { .self = self, .node = jb_new_node(b, JB_ARRAY), .argc = argc, .argv = argv,
+                            .block = block, .saved = b->current, .saved_formatter = b->key_formatter,
+                            .saved_deep_format_keys = b->deep_format_keys };
+    struct map_call m = { .c = &c, .collection = collection };
+    rb_ensure(map_collection_body, (VALUE)&m, map_collection_ensure, (VALUE)&m);
+    RB_GC_GUARD(c.saved.value);
+    RB_GC_GUARD(c.saved_formatter);
+    RB_GC_GUARD(collection);
+    return jb_node_slot(c.node);
+}
+
+/* _array */
+static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, bool block)
+{
+    jb_slot list;
+    if (NIL_P(collection)) {
+        list = jb_node_slot(jb_new_node(jb_get(self), JB_ARRAY));
+    } else if (block || argc > 0) {
+        list = map_collection(self, collection, argc, argv, block);
+    } else {
+        jb_builder *b = jb_get(self);
+        list = jb_adopt_array(b, jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0))));
+    }
+    jb_builder *b = jb_get(self);
+    set_current(b, jb_merge_values(b, b->current, list));
+    RB_GC_GUARD(list.value);
+}
+
+struct array_call {
+    VALUE self, collection;
+    int argc;
+    const VALUE *argv;
+    bool block;
+};
+
+static VALUE array_in_scope(VALUE data)
+{
+    struct array_call *a = (struct array_call *)data;
+    array(a->self, a->collection, a->argc, a->argv, a->block);
+    return Qnil;
+}
+
+/* _is_collection? */
+static bool is_collection(VALUE object)
+{
+    return rb_respond_to(object, jb.id_map) && rb_respond_to(object, jb.id_count) &&
+           !RTEST(rb_obj_is_kind_of(object, rb_cStruct));
+}
+
+/* _set(key, value = BLANK, attributes) */
+static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv)
+{
+    jb_slot result;
+    jb_builder *b = jb_get(self);
+    if (rb_block_given_p()) {
+        if (value == jb.blank) {
+            result = merge_block(self, key, yield_self, self);
+        } else {
+            struct array_call a = { .self = self, .collection = value, .block = true };
+            result = in_scope(self, array_in_scope, (VALUE)&a);
+        }
+    } else if (argc == 0) {
+        if (RTEST(rb_obj_is_kind_of(value, jb.cBuilder))) {
+            value = rb_funcall(value, jb.id_attributes_bang, 0);
+        }
+        result = jb_leaf(format_keys(b, value));
+    } else if (is_collection(value)) {
+        struct array_call a = { .self = self, .collection = value, .argc = argc, .argv = argv };
+        result = in_scope(self, array_in_scope, (VALUE)&a);
+    } else {
+        struct extract x = { .self = self, .object = value, .argc = argc, .argv = argv };
+        result = merge_block(self, key, extract, (VALUE)&x);
+    }
+    set_value(jb_get(self), key, result);
+    RB_GC_GUARD(result.value);
+    return Qnil;
+}
+
+/* --- the DSL ------------------------------------------------------------------ */
+
+/* set!(key, value = BLANK, *attributes, &block); method_missing is the same
+ * with the method name as the key. Returns nil, as Jbuilder's does in
+ * practice (templates do not use the value). */
+static VALUE builder_set_bang(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
+    return set(self, argv[0], argc > 1 ? argv[1] : jb.blank, argc > 2 ? argc - 2 : 0, argv + 2);
+}
+
+/* array!(collection = [], *attributes, &block) */
+static VALUE builder_array_bang(int argc, VALUE *argv, VALUE self)
+{
+    VALUE collection = argc > 0 ? argv[0] : rb_ary_new();
+    array(self, collection, argc > 1 ? argc - 1 : 0, argv + 1, rb_block_given_p());
+    return Qnil;
+}
+
+/* extract!(object, *attributes) */
+static VALUE builder_extract_bang(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
+    struct extract x = { .self = self, .object = argv[0], .argc = argc - 1, .argv = argv + 1 };
+    extract((VALUE)&x);
+    return Qnil;
+}
+
+/* call(object, *attributes, &block): json.(object, :a, :b) */
+static VALUE builder_call(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
+    if (rb_block_given_p()) {
+        array(self, argv[0], 0, NULL, true);
+    } else {
+        builder_extract_bang(argc, argv, self);
+    }
+    return Qnil;
+}
+
+/* child!: the current node becomes an Array (keys set before are dropped)
+ * and gets the block's object, even an empty one. */
+static VALUE builder_child_bang(VALUE self)
+{
+    jb_builder *b = jb_get(self);
+    jb_slot current = jb_adopt_array(b, b->current);
+    if (current.node < 0 || b->nodes[current.node].kind != JB_ARRAY) {
+        if (current.node == JB_LEAF && RTEST(rb_obj_is_kind_of(current.value, rb_cArray))) {
+            /* an Array subclass from merge!: Jbuilder pushes onto it */
+            jb_slot item = in_scope(self, yield_self, self);
+            rb_ary_push(current.value, jb_materialize(jb_get(self), item));
+            return Qnil;
+        }
+        current = jb_node_slot(jb_new_node(b, JB_ARRAY));
+    }
+    set_current(b, current);
+    jb_slot item = in_scope(self, yield_self, self);
+    jb_array_push(jb_get(self), current.node, item);
+    RB_GC_GUARD(item.value);
+    return Qnil;
+}
+
+static VALUE builder_nil_bang(VALUE self)
+{
+    set_current(jb_get(self), jb_leaf(Qnil));
+    return Qnil;
+}
+
+static VALUE builder_attributes_bang(VALUE self)
+{
+    jb_builder *b = jb_get(self);
+    return jb_materialize(b, b->current);
+}
+
+/* merge!(hash_or_array_or_builder) */
+static VALUE builder_merge_bang(VALUE self, VALUE object)
+{
+    if (RTEST(rb_obj_is_kind_of(object, jb.cBuilder))) object = rb_funcall(object, jb.id_attributes_bang, 0);
+    jb_builder *b = jb_get(self);
+    object = format_keys(b, object);
+    set_current(b, jb_merge_values(b, b->current, jb_leaf(object)));
+    RB_GC_GUARD(object);
+    return Qnil;
+}
+
+/* _key(key), for the Ruby side's _format_keys. */
+static VALUE builder_key(VALUE self, VALUE key)
+{
+    return jb_key_object(resolve_key(jb_get(self), key));
+}
+
+/* _encode(escape_html, standard_time, precision, classes, active_model):
+ * the document with ActiveSupport's encoding (see Jetson.rails_generate). */
+static VALUE builder_encode(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 5, 5);
+    jt_rails_settings settings;
+    jt_rails_settings_from_args(&settings, argv);
+    VALUE result = jt_generate_rails_with(jb_write, self, &settings);
+    RB_GC_GUARD(self);
+    return result;
+}
+
+void jt_init_builder(void)
+{
+    jb.cBuilder = rb_define_class_under(jt.mJetson, "Builder", rb_cBasicObject);
+    rb_gc_register_mark_object(jb.cBuilder);
+    VALUE blank_class = rb_define_class_under(jb.cBuilder, "Blank", rb_cObject);
+    jb.blank = rb_obj_freeze(rb_obj_alloc(blank_class));
+    rb_define_const(jb.cBuilder, "BLANK", jb.blank);
+    rb_gc_register_mark_object(jb.blank);
+
+    jb.id_format = rb_intern("format");
+    jb.id_empty_p = rb_intern("empty?");
+    jb.id_deep_merge = rb_intern("deep_merge");
+    jb.id_plus = rb_intern("+");
+    jb.id_aset = rb_intern("[]=");
+    jb.id_fetch = rb_intern("fetch");
+    jb.id_build = rb_intern("build");
+    jb.id_map = rb_intern("map");
+    jb.id_count = rb_intern("count");
+    jb.id_public_send = rb_intern("public_send");
+    jb.id_format_keys = rb_intern("_format_keys");
+    jb.id_attributes_bang = rb_intern("attributes!");
+    jb.id_null_error = rb_intern("NullError");
+    jb.id_array_error = rb_intern("ArrayError");
+    jb.id_merge_error = rb_intern("MergeError");
+    jb.id_to_a = rb_intern("to_a");
+
+    VALUE c = jb.cBuilder;
+    rb_define_alloc_func(c, builder_alloc);
+    rb_define_method(c, "set!", builder_set_bang, -1);
+    rb_define_private_method(c, "method_missing", builder_set_bang, -1);
+    rb_define_method(c, "array!", builder_array_bang, -1);
+    rb_define_method(c, "extract!", builder_extract_bang, -1);
+    rb_define_method(c, "call", builder_call, -1);
+    rb_define_method(c, "child!", builder_child_bang, 0);
+    rb_define_method(c, "nil!", builder_nil_bang, 0);
+    rb_define_method(c, "null!", builder_nil_bang, 0);
+    rb_define_method(c, "attributes!", builder_attributes_bang, 0);
+    rb_define_method(c, "merge!", builder_merge_bang, 1);
+    rb_define_private_method(c, "_setup", builder_setup, 3);
+    rb_define_private_method(c, "_key_formatter=", builder_set_key_formatter, 1);
+    rb_define_private_method(c, "_ignore_nil=", builder_set_ignore_nil, 1);
+    rb_define_private_method(c, "_deep_format_keys=", builder_set_deep_format_keys, 1);
+    rb_define_private_method(c, "_deep_format_keys?", builder_deep_format_keys_p, 0);
+    rb_define_private_method(c, "_key", builder_key, 1);
+    rb_define_private_method(c, "_encode", builder_encode, -1);
+}

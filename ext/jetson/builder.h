@@ -1,0 +1,99 @@
+#ifndef JETSON_BUILDER_H
+#define JETSON_BUILDER_H
+
+/* Jetson::Builder keeps the document Jbuilder would build as a tree of C
+ * nodes instead of Ruby Hashes and Arrays: Jbuilder's semantics need the
+ * whole tree until target! (a repeated key keeps its first position and its
+ * last value, a second block for a key deep-merges, an empty block drops its
+ * key), but none of it has to be a Ruby object. Values stay Ruby values and
+ * are encoded, with ActiveSupport's rules, only by target!, as Jbuilder's
+ * to_json does.
+ *
+ * builder_tree.c: the tree and Jbuilder's operations on it (set a key, merge
+ * two values, turn a subtree into Ruby objects, write it as JSON).
+ * builder.c: the DSL methods. */
+
+#include "jetson.h"
+
+struct jt_gen;
+
+/* Where a value lives: a container node of the tree, a Ruby value (a leaf),
+ * or Jbuilder's BLANK (nothing set yet). */
+enum { JB_LEAF = -1, JB_BLANK = -2 };
+typedef struct jb_slot {
+    VALUE value; /* the leaf's value; Qnil otherwise */
+    int32_t node;
+} jb_slot;
+
+enum jb_node_kind { JB_HASH, JB_ARRAY };
+
+/* How a Hash key is held. JB_KEY_NAME: a String key whose text is the name of
+ * the Symbol in `key` (set! with a Symbol and no key format, the common case:
+ * no String is made, and equal keys are the same Symbol). JB_KEY_RAW: `key`
+ * is the key object itself (a formatted String, or whatever merge! brought). */
+enum jb_key_kind { JB_KEY_NAME, JB_KEY_RAW };
+
+typedef struct jb_entry {
+    VALUE key; /* Qnil in Arrays */
+    jb_slot slot;
+    int32_t next; /* next entry of the same node, or -1 */
+    uint8_t key_kind;
+} jb_entry;
+
+typedef struct jb_node {
+    uint8_t kind;
+    bool raw_keys;   /* some key is JB_KEY_RAW: lookups compare texts */
+    bool other_keys; /* some key is not a plain String (merge! brought a Symbol, an Integer...) */
+    int32_t first, last, count;
+} jb_node;
+
+/* Nodes and entries live in two arrays owned by the builder and are named by
+ * index: the arrays move when they grow, which can happen whenever Ruby code
+ * runs (a block adding keys), so no pointer into them is held across a call
+ * into Ruby or an allocation. Nothing is freed before the builder. */
+typedef struct jb_builder {
+    jb_node *nodes;
+    jb_entry *entries;
+    int32_t node_count, node_capa;
+    int32_t entry_count, entry_capa;
+    jb_slot current;    /* Jbuilder's @attributes in the current scope */
+    VALUE key_formatter; /* Qnil: keys as they are */
+    bool ignore_nil, deep_format_keys;
+    VALUE self;
+} jb_builder;
+
+typedef struct jb_key {
+    VALUE key;
+    uint8_t kind;
+} jb_key;
+
+/* Handles the tree code needs from the Ruby side (set up by jt_init_builder). */
+typedef struct jb_handles {
+    VALUE cBuilder, blank; /* Jetson::Builder, its BLANK */
+    ID id_format, id_empty_p, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
+       id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
+       id_merge_error, id_to_a;
+} jb_handles;
+extern jb_handles jb;
+
+jb_builder *jb_get(VALUE self);
+
+static inline jb_slot jb_leaf(VALUE v) { return (jb_slot){ .value = v, .node = JB_LEAF }; }
+static inline jb_slot jb_blank(void) { return (jb_slot){ .value = Qnil, .node = JB_BLANK }; }
+static inline bool jb_is_blank(jb_slot s) { return s.node == JB_BLANK; }
+static inline bool jb_is_nil(jb_slot s) { return s.node == JB_LEAF && NIL_P(s.value); }
+
+int32_t jb_new_node(jb_builder *b, enum jb_node_kind kind);
+jb_slot jb_node_slot(int32_t node);
+bool jb_is_array(jb_builder *b, jb_slot s);
+void jb_array_push(jb_builder *b, int32_t node, jb_slot item);
+void jb_hash_set(jb_builder *b, int32_t node, jb_key key, jb_slot value);
+int32_t jb_hash_find(jb_builder *b, int32_t node, jb_key key);
+jb_slot jb_merge_values(jb_builder *b, jb_slot current, jb_slot updates);
+jb_slot jb_adopt_array(jb_builder *b, jb_slot s);
+jb_slot jb_adopt_hash(jb_builder *b, jb_slot s);
+VALUE jb_materialize(jb_builder *b, jb_slot s);
+VALUE jb_key_object(jb_key key);
+void jb_write(struct jt_gen *g, VALUE self);
+
+#endif

@@ -1,0 +1,150 @@
+# frozen_string_literal: true
+
+require "jetson/rails"
+require "active_support/core_ext/hash/deep_merge"
+
+module Jetson
+  # Jbuilder's DSL with Jbuilder's output, without Jbuilder's Hash tree:
+  #
+  #   Jetson::Builder.encode do |json|
+  #     json.id post.id
+  #     json.comments post.comments do |comment|
+  #       json.body comment.body
+  #     end
+  #   end
+  #
+  # The document is kept as native nodes (ext/jetson/builder*.c, where set!,
+  # method_missing, array!, extract!, call, child!, nil!, merge! and
+  # attributes! are defined) and target! encodes it the way Jbuilder's
+  # `to_json` does under ActiveSupport, in one native pass. Like Jbuilder it
+  # is a BasicObject, so almost any name is a key (`json.id`, `json.type`).
+  # `require "jetson/jbuilder"` makes ::Jbuilder this class.
+  class Builder < ::BasicObject
+    # Adding a key to a document that nil! made null.
+    class NullError < ::NoMethodError
+      def self.build(key)
+        new("Failed to add #{key.to_s.inspect} property to null object")
+      end
+    end
+
+    # Adding a key to a document that array! made an Array.
+    class ArrayError < ::StandardError
+      def self.build(key)
+        new("Failed to add #{key.to_s.inspect} property to an array")
+      end
+    end
+
+    # Merging values that do not merge (an Array into a Hash...).
+    class MergeError < ::StandardError
+      def self.build(current_value, updates)
+        new("Can't merge #{updates.inspect} into #{current_value.inspect}")
+      end
+    end
+
+    # BLANK (defined natively): "nothing set here yet". Equal to any Blank;
+    # encodes as {} (an object without instance variables).
+    class Blank
+      def ==(other)
+        super || Blank === other
+      end
+
+      def empty?
+        true
+      end
+    end
+
+    # Turns keys into their output form: the name, then each format in turn
+    # (a Proc is called, a Symbol is sent, keyword formats get their
+    # arguments). Each key is worked out once per formatter.
+    class KeyFormatter
+      def initialize(*formats, **formats_with_arguments)
+        @steps = formats.map { |format| [format, []] } +
+                 formats_with_arguments.map { |format, arguments| [format, Array(arguments)] }
+        @known = {}
+        @lock = ::Mutex.new
+      end
+
+      def format(key)
+        @known.fetch(key) { @lock.synchronize { @known[key] ||= apply(key) } }
+      end
+
+      private
+
+      def apply(key)
+        @steps.reduce(key.is_a?(::Symbol) ? key.name : key.to_s) do |text, (format, arguments)|
+          format.is_a?(::Proc) ? format.call(text, *arguments) : text.send(format, *arguments)
+        end
+      end
+    end
+
+    @@key_formatter = nil
+    @@ignore_nil = false
+    @@deep_format_keys = false
+
+    # Defaults for builders created afterwards (Jbuilder.key_format...).
+    def self.key_format(...)
+      @@key_formatter = KeyFormatter.new(...)
+    end
+
+    def self.ignore_nil(value = true)
+      @@ignore_nil = value
+    end
+
+    def self.deep_format_keys(value = true)
+      @@deep_format_keys = value
+    end
+
+    def self.encode(...)
+      new(...).target!
+    end
+
+    def initialize(key_formatter: @@key_formatter, ignore_nil: @@ignore_nil, deep_format_keys: @@deep_format_keys)
+      _setup(key_formatter, ignore_nil, deep_format_keys)
+      yield self if defined?(yield)
+    end
+
+    # Key format for this builder; restored at the end of each block.
+    def key_format!(...)
+      self._key_formatter = KeyFormatter.new(...)
+    end
+
+    # Drops keys set to nil from here on (not restored at the end of a block).
+    def ignore_nil!(value = true)
+      self._ignore_nil = value
+    end
+
+    # Also formats the keys of Hashes given as values (restored at the end of
+    # each block).
+    def deep_format_keys!(value = true)
+      self._deep_format_keys = value
+    end
+
+    # The JSON, as Jbuilder's `attributes!.to_json` would write it under
+    # ActiveSupport (its settings read now). An app with an encoder of its own
+    # (neither ActiveSupport's nor Jetson's) gets that encoder's output.
+    def target!
+      encoder = ::ActiveSupport.json_encoder
+      return attributes!.to_json unless NATIVE_ENCODERS.include?(encoder)
+
+      settings = ::ActiveSupport::JSON::Encoding
+      _encode(settings.escape_html_entities_in_json, settings.use_standard_json_time_format,
+              settings.time_precision, Rails::CLASSES, Rails.active_model)
+    rescue NestingError, GeneratorError => e
+      Rails.raise_as_json_gem_error(e)
+    end
+
+    NATIVE_ENCODERS = [::ActiveSupport::JSON::Encoding::JSONGemEncoder, RailsEncoder].freeze
+    private_constant :NATIVE_ENCODERS
+
+    private
+
+    # Jbuilder's _format_keys, called natively only under deep_format_keys!.
+    def _format_keys(value)
+      case value
+      when ::Array then value.map { |element| _format_keys(element) }
+      when ::Hash then value.to_h { |key, element| [_key(key), _format_keys(element)] }
+      else value
+      end
+    end
+  end
+end
