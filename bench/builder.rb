@@ -34,12 +34,10 @@ end
 # Jetson::Builder / Jetson::Writer are optional: the benchmark runs without
 # them (their contenders are skipped with a note).
 SKIPPED = []
-unless defined?(Jetson::Builder)
-  begin
-    require "jetson/builder"
-  rescue LoadError => e
-    SKIPPED << "Jetson::Builder (jetson/jbuilder): not available (#{e.message})"
-  end
+begin
+  require "jetson/builder" # the extension defines the class; this file completes it
+rescue LoadError => e
+  SKIPPED << "Jetson::Builder (jetson/jbuilder): not available (#{e.message})"
 end
 SKIPPED << "Jetson::Writer by hand: Jetson::Writer is not defined" unless defined?(Jetson::Writer)
 
@@ -215,7 +213,7 @@ SPECS = [
                     code: "ActiveSupport.json_encoder = encoder; Jbuilder.new { |json| template.call(json, posts) }.target!",
                     locals: -> { { template: compile_template, encoder: STOCK_ENCODER } },
                     note: "Jbuilder #{Jbuilder::VERSION}: the template, output through ActiveSupport's stock encoder (target! is @attributes.to_json)."),
-  (if defined?(Jetson::Builder)
+  (if defined?(Jetson::Builder) && Jetson::Builder.method_defined?(:target!)
      ContenderSpec.new(label: "Jetson::Builder (jetson/jbuilder)", role: :subject,
                        code: "ActiveSupport.json_encoder = encoder; Jetson::Builder.new { |json| template.call(json, posts) }.target!",
                        locals: -> { { template: compile_template, encoder: LOADED_ENCODER } },

@@ -408,6 +408,45 @@ static VALUE builder_set_bang(int argc, VALUE *argv, VALUE self)
     return set(self, argv[0], argc > 1 ? argv[1] : jb.blank, argc > 2 ? argc - 2 : 0, argv + 2);
 }
 
+/* `json.id post.id`: a key method. Names met by method_missing become real
+ * methods of Jetson::Builder (this function under many names), so later
+ * calls skip Ruby's method_missing dispatch, which is slow and which YJIT
+ * does not compile. Only plain names are defined, never one Ruby may look up
+ * on its own with respond-to semantics (to_ary, to_str, to_hash... are
+ * asked of any object, and must stay undefined as on Jbuilder), nor one the
+ * class already has in any visibility (initialize...). */
+static VALUE builder_key_method(int argc, VALUE *argv, VALUE self)
+{
+    VALUE key = ID2SYM(rb_frame_this_func());
+    return set(self, key, argc > 0 ? argv[0] : jb.blank, argc > 1 ? argc - 1 : 0, argv + 1);
+}
+
+static bool key_method_name(VALUE name)
+{
+    if (!RB_STATIC_SYM_P(name)) return false; /* a dynamic Symbol would be pinned forever */
+    ID id = SYM2ID(name);
+    if (!rb_is_local_id(id)) return false;
+    VALUE str = rb_sym2str(name);
+    const char *p = RSTRING_PTR(str);
+    long n = RSTRING_LEN(str);
+    if (n >= 3 && memcmp(p, "to_", 3) == 0) return false;
+    if (n >= 1 && p[0] == '_') return false; /* _dump, _load, Jetson's own _helpers */
+    static const char *const reserved[] = { "hash", "inspect", "initialize", "initialize_copy", "initialize_dup",
+                                            "initialize_clone", "marshal_dump", "marshal_load", "coerce",
+                                            "respond_to", "method_missing", "each", "call" };
+    for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
+        if ((size_t)n == strlen(reserved[i]) && memcmp(p, reserved[i], (size_t)n) == 0) return false;
+    }
+    return !rb_method_boundp(jb.cBuilder, id, 0);
+}
+
+static VALUE builder_method_missing(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
+    if (key_method_name(argv[0])) rb_define_method_id(jb.cBuilder, SYM2ID(argv[0]), builder_key_method, -1);
+    return builder_set_bang(argc, argv, self);
+}
+
 /* array!(collection = [], *attributes, &block) */
 static VALUE builder_array_bang(int argc, VALUE *argv, VALUE self)
 {
@@ -529,7 +568,7 @@ void jt_init_builder(void)
     VALUE c = jb.cBuilder;
     rb_define_alloc_func(c, builder_alloc);
     rb_define_method(c, "set!", builder_set_bang, -1);
-    rb_define_private_method(c, "method_missing", builder_set_bang, -1);
+    rb_define_private_method(c, "method_missing", builder_method_missing, -1);
     rb_define_method(c, "array!", builder_array_bang, -1);
     rb_define_method(c, "extract!", builder_extract_bang, -1);
     rb_define_method(c, "call", builder_call, -1);
