@@ -106,8 +106,12 @@ static VALUE builder_deep_format_keys_p(VALUE self)
 static jb_key resolve_key(jb_builder *b, VALUE key)
 {
     if (NIL_P(b->key_formatter) && RB_SYMBOL_P(key)) return (jb_key){ .key = key, .kind = JB_KEY_NAME };
-    VALUE str = NIL_P(b->key_formatter) ? key : rb_funcall(b->key_formatter, jb.id_format, 1, key);
-    if (!RB_TYPE_P(str, T_STRING)) str = rb_funcall(str, jt.id_to_s, 0);
+    VALUE str;
+    if (NIL_P(b->key_formatter)) {
+        str = RB_TYPE_P(key, T_STRING) ? key : rb_funcall(key, jt.id_to_s, 0);
+    } else {
+        str = rb_funcall(b->key_formatter, jb.id_format, 1, key); /* whatever it returns is the key */
+    }
     if (RB_TYPE_P(str, T_STRING) && !OBJ_FROZEN(str)) {
         str = RBASIC_CLASS(str) == rb_cString ? rb_str_to_interned_str(str) : rb_str_new_frozen(str);
     }
@@ -128,27 +132,27 @@ static VALUE format_keys(jb_builder *b, VALUE value)
     return rb_funcall(b->self, jb.id_format_keys, 1, value);
 }
 
-/* _set_value */
-static void set_value(jb_builder *b, VALUE key, jb_slot value)
+/* _set_value. Returns whether the value was set. */
+static bool set_value(jb_builder *b, VALUE key, jb_slot value)
 {
     jb_slot current = b->current;
     if (jb_is_nil(current)) raise_error(b, jb.id_null_error, key);
     if (jb_is_array(b, current)) raise_error(b, jb.id_array_error, key);
-    if ((b->ignore_nil && jb_is_nil(value)) || jb_is_blank(value)) return;
+    if ((b->ignore_nil && jb_is_nil(value)) || jb_is_blank(value)) return false;
     if (jb_is_blank(current)) {
         current = jb_node_slot(jb_new_node(b, JB_HASH));
         set_current(b, current);
     }
-    current = jb_adopt_hash(b, current);
     if (current.node < 0) {
-        /* @attributes is some other object merge! put there: Jbuilder calls its []= */
+        /* @attributes is an object of the app's (a Hash given to merge!, what
+         * attributes! returned): Jbuilder changes that object itself. */
         rb_funcall(current.value, jb.id_aset, 2, jb_key_object(resolve_key(b, key)), jb_materialize(b, value));
-        return;
+        return true;
     }
-    set_current(b, current);
     jb_key k = resolve_key(b, key);
     jb_hash_set(b, current.node, k, value);
     RB_GC_GUARD(k.key);
+    return true;
 }
 
 /* _scope: runs fn with @attributes BLANK and returns what it left there; the
@@ -216,8 +220,14 @@ static VALUE extract(VALUE data)
     bool hash = RTEST(rb_obj_is_kind_of(x->object, rb_cHash));
     for (int i = 0; i < x->argc; i++) {
         VALUE name = x->argv[i];
-        VALUE value = hash ? rb_funcall(x->object, jb.id_fetch, 1, name)
-                           : rb_funcallv_public(x->object, rb_to_id(name), 0, NULL);
+        VALUE value;
+        if (hash) {
+            value = rb_funcall(x->object, jb.id_fetch, 1, name);
+        } else if (RB_SYMBOL_P(name) || RB_TYPE_P(name, T_STRING)) {
+            value = rb_funcallv_public(x->object, rb_to_id(name), 0, NULL);
+        } else {
+            value = rb_funcall(x->object, jb.id_public_send, 1, name); /* its TypeError */
+        }
         jb_builder *b = jb_get(x->self);
         set_value(b, name, jb_leaf(format_keys(b, value)));
     }
@@ -230,9 +240,8 @@ static jb_slot merge_block(VALUE self, VALUE key, VALUE (*fn)(VALUE), VALUE arg)
     jb_builder *b = jb_get(self);
     jb_slot current = jb_blank();
     if (!jb_is_blank(b->current)) {
-        jb_slot attributes = jb_adopt_hash(b, b->current);
+        jb_slot attributes = b->current;
         if (attributes.node >= 0 && b->nodes[attributes.node].kind == JB_HASH) {
-            set_current(b, attributes);
             int32_t i = jb_hash_find(b, attributes.node, resolve_key(b, key));
             if (i >= 0) current = b->entries[i].slot;
         } else {
@@ -300,7 +309,10 @@ static VALUE map_collection_body(VALUE data)
         /* Array#map's loop: the length is read again each time */
         for (long i = 0; i < RARRAY_LEN(collection); i++) map_element(m->c, RARRAY_AREF(collection, i));
     } else {
-        rb_block_call(collection, jb.id_map, 0, NULL, map_i, (VALUE)m->c);
+        VALUE mapped = rb_block_call(collection, jb.id_map, 0, NULL, map_i, (VALUE)m->c);
+        /* Jbuilder then calls delete(BLANK) on what map returned: an Array
+         * here, but a lazy Enumerator has no delete (and never ran the block) */
+        if (!RB_TYPE_P(mapped, T_ARRAY)) rb_funcall(mapped, jb.id_delete, 1, jb.blank);
     }
     return Qnil;
 }
@@ -335,12 +347,13 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
 {
     jb_slot list;
     if (NIL_P(collection)) {
-        list = jb_node_slot(jb_new_node(jb_get(self), JB_ARRAY));
+        /* Jbuilder's frozen EMPTY_ARRAY: a child! onto it raises FrozenError */
+        list = jb_leaf(jb.empty_array);
     } else if (block || argc > 0) {
         list = map_collection(self, collection, argc, argv, block);
     } else {
         jb_builder *b = jb_get(self);
-        list = jb_adopt_array(b, jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0))));
+        list = jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0)));
     }
     jb_builder *b = jb_get(self);
     set_current(b, jb_merge_values(b, b->current, list));
@@ -381,10 +394,14 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
             result = in_scope(self, array_in_scope, (VALUE)&a);
         }
     } else if (argc == 0) {
-        if (RTEST(rb_obj_is_kind_of(value, jb.cBuilder))) {
+        if (value == jb.blank) {
+            result = jb_blank(); /* json.class: nothing is set (the checks still run) */
+        } else if (RTEST(rb_obj_is_kind_of(value, jb.cBuilder))) {
             value = rb_funcall(value, jb.id_attributes_bang, 0);
+            result = jb_leaf(format_keys(b, value));
+        } else {
+            result = jb_leaf(format_keys(b, value));
         }
-        result = jb_leaf(format_keys(b, value));
     } else if (is_collection(value)) {
         struct array_call a = { .self = self, .collection = value, .argc = argc, .argv = argv };
         result = in_scope(self, array_in_scope, (VALUE)&a);
@@ -392,9 +409,12 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
         struct extract x = { .self = self, .object = value, .argc = argc, .argv = argv };
         result = merge_block(self, key, extract, (VALUE)&x);
     }
-    set_value(jb_get(self), key, result);
+    bool stored = set_value(jb_get(self), key, result);
     RB_GC_GUARD(result.value);
-    return Qnil;
+    /* Jbuilder returns what it stored (`hash[key] = value`). A plain value is
+     * returned as such; a block's object would have to be built as Ruby
+     * objects for it, so block forms return nil. */
+    return stored && result.node == JB_LEAF ? result.value : Qnil;
 }
 
 /* --- the DSL ------------------------------------------------------------------ */
@@ -450,7 +470,7 @@ static VALUE builder_method_missing(int argc, VALUE *argv, VALUE self)
 /* array!(collection = [], *attributes, &block) */
 static VALUE builder_array_bang(int argc, VALUE *argv, VALUE self)
 {
-    VALUE collection = argc > 0 ? argv[0] : rb_ary_new();
+    VALUE collection = argc > 0 ? argv[0] : jb.empty_array;
     array(self, collection, argc > 1 ? argc - 1 : 0, argv + 1, rb_block_given_p());
     return Qnil;
 }
@@ -481,10 +501,10 @@ static VALUE builder_call(int argc, VALUE *argv, VALUE self)
 static VALUE builder_child_bang(VALUE self)
 {
     jb_builder *b = jb_get(self);
-    jb_slot current = jb_adopt_array(b, b->current);
+    jb_slot current = b->current;
     if (current.node < 0 || b->nodes[current.node].kind != JB_ARRAY) {
         if (current.node == JB_LEAF && RTEST(rb_obj_is_kind_of(current.value, rb_cArray))) {
-            /* an Array subclass from merge!: Jbuilder pushes onto it */
+            /* an Array of the app's (array! without a block keeps it): Jbuilder pushes onto it */
             jb_slot item = in_scope(self, yield_self, self);
             rb_ary_push(current.value, jb_materialize(jb_get(self), item));
             return Qnil;
@@ -504,10 +524,16 @@ static VALUE builder_nil_bang(VALUE self)
     return Qnil;
 }
 
+/* attributes!: Jbuilder hands out its live Hash (or Array), which later
+ * calls go on changing and which an app may put back into the document. So
+ * the Ruby object built here becomes the document from now on (later calls
+ * take Ruby's slower paths on it). */
 static VALUE builder_attributes_bang(VALUE self)
 {
     jb_builder *b = jb_get(self);
-    return jb_materialize(b, b->current);
+    VALUE tree = jb_materialize(b, b->current);
+    if (b->current.node >= 0) set_current(b, jb_leaf(tree));
+    return tree;
 }
 
 /* merge!(hash_or_array_or_builder) */
@@ -548,6 +574,8 @@ void jt_init_builder(void)
     rb_define_const(jb.cBuilder, "BLANK", jb.blank);
     rb_gc_register_mark_object(jb.blank);
 
+    jb.empty_array = rb_obj_freeze(rb_ary_new());
+    rb_gc_register_mark_object(jb.empty_array);
     jb.id_format = rb_intern("format");
     jb.id_empty_p = rb_intern("empty?");
     jb.id_deep_merge = rb_intern("deep_merge");
@@ -564,6 +592,7 @@ void jt_init_builder(void)
     jb.id_array_error = rb_intern("ArrayError");
     jb.id_merge_error = rb_intern("MergeError");
     jb.id_to_a = rb_intern("to_a");
+    jb.id_delete = rb_intern("delete");
 
     VALUE c = jb.cBuilder;
     rb_define_alloc_func(c, builder_alloc);

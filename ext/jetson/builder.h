@@ -70,9 +70,10 @@ typedef struct jb_key {
 /* Handles the tree code needs from the Ruby side (set up by jt_init_builder). */
 typedef struct jb_handles {
     VALUE cBuilder, blank; /* Jetson::Builder, its BLANK */
+    VALUE empty_array;     /* frozen [], Jbuilder's EMPTY_ARRAY */
     ID id_format, id_empty_p, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
        id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
-       id_merge_error, id_to_a;
+       id_merge_error, id_to_a, id_delete;
 } jb_handles;
 extern jb_handles jb;
 

@@ -384,6 +384,7 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
 {
     if (it->mixed_keys_seen) return;
     it->mixed_keys_seen = true;
+    it->mixed_after_error = it->g->deferred_error != 0;
     /* Rails mode checks the Hash ActiveSupport would hand the json gem,
      * known once the pairs are through (see jt_rails_hash_pairs). */
     if (it->g->rails) return;

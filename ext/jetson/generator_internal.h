@@ -105,6 +105,7 @@ struct hash_iter {
     int first_key_type;
     bool first;
     bool mixed_keys_seen;
+    bool mixed_after_error; /* Rails mode: seen after a deferred error, where the json gem had stopped */
     bool rekey; /* Rails mode: a key that is neither a String nor a Symbol */
 };
 

@@ -153,7 +153,7 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
     struct hash_iter it = { .g = g, .hash = hash, .first = true };
     rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&it);
     if (RB_LIKELY(!it.rekey)) {
-        if (RB_UNLIKELY(it.mixed_keys_seen)) check_mixed_keys(g, hash);
+        if (RB_UNLIKELY(it.mixed_keys_seen) && !it.mixed_after_error) check_mixed_keys(g, hash);
         return;
     }
 
@@ -175,7 +175,7 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
     }
     struct hash_iter again = { .g = g, .hash = copy, .first = true };
     rb_hash_foreach(copy, jt_hash_pair_compact_i, (VALUE)&again);
-    if (again.mixed_keys_seen) check_mixed_keys(g, copy);
+    if (again.mixed_keys_seen && !again.mixed_after_error) check_mixed_keys(g, copy);
     RB_GC_GUARD(copy);
     RB_GC_GUARD(pairs);
 }

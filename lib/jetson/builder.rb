@@ -20,32 +20,39 @@ module Jetson
   # is a BasicObject, so almost any name is a key (`json.id`, `json.type`).
   # `require "jetson/jbuilder"` makes ::Jbuilder this class.
   class Builder < ::BasicObject
-    # Adding a key to a document that nil! made null.
-    class NullError < ::NoMethodError
-      def self.build(key)
-        new("Failed to add #{key.to_s.inspect} property to null object")
-      end
+    # Jbuilder's three errors, defined in `namespace` (Jetson::Builder, and
+    # Jbuilder under jetson/jbuilder, whose errors carry its names): adding a
+    # key after nil! (a NoMethodError), adding a key to an Array, merging
+    # values that do not merge. The extension raises those of the builder's
+    # class.
+    def self.define_errors(namespace)
+      namespace.const_set(:NullError, ::Class.new(::NoMethodError) do
+        def self.build(key) = new("Failed to add #{key.to_s.inspect} property to null object")
+      end)
+      namespace.const_set(:ArrayError, ::Class.new(::StandardError) do
+        def self.build(key) = new("Failed to add #{key.to_s.inspect} property to an array")
+      end)
+      namespace.const_set(:MergeError, ::Class.new(::StandardError) do
+        def self.build(current_value, updates) = new("Can't merge #{updates.inspect} into #{current_value.inspect}")
+      end)
     end
-
-    # Adding a key to a document that array! made an Array.
-    class ArrayError < ::StandardError
-      def self.build(key)
-        new("Failed to add #{key.to_s.inspect} property to an array")
-      end
-    end
-
-    # Merging values that do not merge (an Array into a Hash...).
-    class MergeError < ::StandardError
-      def self.build(current_value, updates)
-        new("Can't merge #{updates.inspect} into #{current_value.inspect}")
-      end
-    end
+    define_errors(self)
 
     # BLANK (defined natively): "nothing set here yet". Equal to any Blank;
     # encodes as {} (an object without instance variables).
     class Blank
+      class << self
+        # The name inspect shows (jetson/jbuilder: Jbuilder::Blank, as in
+        # Jbuilder's error messages).
+        attr_accessor :shown_as
+      end
+
       def ==(other)
         super || Blank === other
+      end
+
+      def inspect
+        Blank.shown_as ? super.sub(Blank.name, Blank.shown_as) : super
       end
 
       def empty?

@@ -13,9 +13,8 @@ if defined?(::Jbuilder) && !(::Jbuilder <= Jetson::Builder)
 end
 
 class Jbuilder < Jetson::Builder
-  # The errors carry Jbuilder's names (rescue Jetson::Builder::NullError
-  # catches them too).
-  class NullError < Jetson::Builder::NullError; end
-  class ArrayError < Jetson::Builder::ArrayError; end
-  class MergeError < Jetson::Builder::MergeError; end
+  ::Jetson::Builder.define_errors(self)
+  # What attributes! holds where nothing was set (child! {}).
+  Blank = ::Jetson::Builder::Blank
+  Blank.shown_as = "Jbuilder::Blank"
 end
