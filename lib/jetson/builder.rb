@@ -67,12 +67,12 @@ module Jetson
       def initialize(*formats, **formats_with_arguments)
         @steps = formats.map { |format| [format, []] } +
                  formats_with_arguments.map { |format, arguments| [format, Array(arguments)] }
-        @known = {}
+        @cache = {}
         @lock = ::Mutex.new
       end
 
       def format(key)
-        @known.fetch(key) { @lock.synchronize { @known[key] ||= apply(key) } }
+        @cache.fetch(key) { @lock.synchronize { @cache[key] ||= apply(key) } }
       end
 
       private
