@@ -360,18 +360,17 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
     RB_GC_GUARD(list.value);
 }
 
-struct array_call {
-    VALUE self, collection;
-    int argc;
-    const VALUE *argv;
-    bool block;
-};
-
-static VALUE array_in_scope(VALUE data)
+/* `_scope { _array(collection, attributes, &block) }`, the value of
+ * `json.key(collection) { ... }`: in a fresh scope _array merges its Array
+ * into BLANK, which gives the Array itself, and the scope restores nothing
+ * the elements' own scopes do not (map_collection). So the Array is built
+ * directly, without a scope of its own. */
+static jb_slot collection_value(VALUE self, VALUE collection, int argc, const VALUE *argv, bool block)
 {
-    struct array_call *a = (struct array_call *)data;
-    array(a->self, a->collection, a->argc, a->argv, a->block);
-    return Qnil;
+    if (NIL_P(collection)) return jb_leaf(jb.empty_array);
+    if (block || argc > 0) return map_collection(self, collection, argc, argv, block);
+    jb_builder *b = jb_get(self);
+    return jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0)));
 }
 
 /* _is_collection? */
@@ -390,21 +389,19 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
         if (value == jb.blank) {
             result = merge_block(self, key, yield_self, self);
         } else {
-            struct array_call a = { .self = self, .collection = value, .block = true };
-            result = in_scope(self, array_in_scope, (VALUE)&a);
+            result = collection_value(self, value, 0, NULL, true);
         }
     } else if (argc == 0) {
         if (value == jb.blank) {
             result = jb_blank(); /* json.class: nothing is set (the checks still run) */
-        } else if (RTEST(rb_obj_is_kind_of(value, jb.cBuilder))) {
+        } else if (RB_TYPE_P(value, T_DATA) && RTEST(rb_obj_is_kind_of(value, jb.cBuilder))) {
             value = rb_funcall(value, jb.id_attributes_bang, 0);
             result = jb_leaf(format_keys(b, value));
         } else {
             result = jb_leaf(format_keys(b, value));
         }
     } else if (is_collection(value)) {
-        struct array_call a = { .self = self, .collection = value, .argc = argc, .argv = argv };
-        result = in_scope(self, array_in_scope, (VALUE)&a);
+        result = collection_value(self, value, argc, argv, false);
     } else {
         struct extract x = { .self = self, .object = value, .argc = argc, .argv = argv };
         result = merge_block(self, key, extract, (VALUE)&x);
