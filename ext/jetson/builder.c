@@ -435,6 +435,18 @@ static VALUE builder_set_bang(int argc, VALUE *argv, VALUE self)
 static VALUE builder_key_method(int argc, VALUE *argv, VALUE self)
 {
     VALUE key = ID2SYM(rb_frame_this_func());
+    if (argc == 1 && !rb_block_given_p()) {
+        /* The common `json.id post.id` inside an object: what set and
+         * set_value would decide, without their general checks. */
+        jb_builder *b = jb_get(self);
+        VALUE value = argv[0];
+        if (b->current.node >= 0 && b->nodes[b->current.node].kind == JB_HASH && NIL_P(b->key_formatter) &&
+            !b->deep_format_keys && !(b->ignore_nil && NIL_P(value)) && value != jb.blank &&
+            !RB_TYPE_P(value, T_DATA)) {
+            jb_hash_set(b, b->current.node, (jb_key){ .key = key, .kind = JB_KEY_NAME }, jb_leaf(value));
+            return value;
+        }
+    }
     return set(self, key, argc > 0 ? argv[0] : jb.blank, argc > 1 ? argc - 1 : 0, argv + 1);
 }
 
