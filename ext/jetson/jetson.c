@@ -184,6 +184,7 @@ JT_EXPORT void Init_jetson(void)
     jt.pretty_nl = frozen_string("\n");
 
     jt_init_state();
+    jt_init_writer();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
