@@ -26,6 +26,10 @@ module Jetson
   # Raised when a document nests deeper than max_nesting.
   class NestingError < JSONError; end
 
+  # Raised when a Jetson::Writer is used out of order (a value without its
+  # key, a key inside an array, a pop with nothing open, ...).
+  class WriterError < JSONError; end
+
   # Already-encoded JSON, pasted into the output as it is (never validated).
   Fragment = Struct.new(:json) do
     def initialize(json)

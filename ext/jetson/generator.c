@@ -484,6 +484,16 @@ JT_INLINE void gen_key(struct hash_iter *it, VALUE key)
     gen_key_general(it, key, key_type);
 }
 
+/* A key written without its Hash (Jetson::Writer): the same coercion and
+ * escaping as a Hash key. There are no sibling keys at hand, so the
+ * duplicate-key check for mixed String and Symbol keys never fires. */
+void jt_gen_object_key(jt_gen *g, VALUE key)
+{
+    struct hash_iter it = { .g = g, .hash = Qnil, .first = false, .mixed_keys_seen = true };
+    it.first_key_type = rb_type(key);
+    gen_key(&it, key);
+}
+
 /* The first pair sets the key type that later keys are checked against. */
 JT_INLINE void pair_separator(struct hash_iter *it, VALUE key)
 {

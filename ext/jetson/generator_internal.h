@@ -119,6 +119,7 @@ void jt_gen_value(jt_gen *g, VALUE obj);
 void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called);
 void jt_gen_hash(jt_gen *g, VALUE hash);
 void jt_gen_array(jt_gen *g, VALUE ary);
+void jt_gen_object_key(jt_gen *g, VALUE key);
 long jt_enter_container(jt_gen *g);
 struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch);
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data);

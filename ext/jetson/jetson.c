@@ -169,6 +169,7 @@ JT_EXPORT void Init_jetson(void)
 
     jt_init_state();
     jt_init_builder();
+    jt_init_writer();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);

@@ -1,0 +1,816 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+require "objspace"
+require_relative "support/random_graph"
+require_relative "support/differential"
+
+# Jetson::Writer: every method and misuse, and byte equality with
+# Jetson.generate and JSON.generate on the equivalent Ruby structure, in
+# memory and streaming into an io.
+class WriterTest < Minitest::Test
+  PRETTY = { indent: "  ", space: " ", object_nl: "\n", array_nl: "\n" }.freeze
+
+  class Boom < StandardError; end
+
+  # Records every write and flush it gets.
+  class RecordingIO < StringIO
+    attr_reader :writes, :flushes
+
+    def initialize
+      super(+"")
+      @writes = []
+      @flushes = 0
+    end
+
+    def write(*chunks)
+      @writes.concat(chunks.map(&:dup))
+      super
+    end
+
+    def flush
+      @flushes += 1
+      super
+    end
+  end
+
+  # Only #write: no #flush.
+  class WriteOnly
+    attr_reader :chunks
+
+    def initialize
+      @chunks = []
+    end
+
+    def write(str)
+      @chunks << str
+      str.bytesize
+    end
+  end
+
+  def writer(io = nil, **opts)
+    Jetson::Writer.new(io, **opts)
+  end
+
+  # Runs the block on a fresh writer and checks its output against both
+  # generators on `obj`.
+  def assert_writes(obj, opts = {})
+    w = writer(**opts)
+    yield w
+    expected = Jetson.generate(obj, opts)
+    assert_equal expected, w.to_s, "Jetson.generate(#{obj.inspect}, #{opts.inspect})"
+    assert_equal JSON.generate(obj, opts), w.to_s, "JSON.generate(#{obj.inspect}, #{opts.inspect})"
+    assert_equal Encoding::UTF_8, w.to_s.encoding
+    w
+  end
+
+  def assert_writer_error(pattern, &block)
+    error = assert_raises(Jetson::WriterError, &block)
+    assert_match pattern, error.message
+    error
+  end
+
+  def quietly
+    original = $stderr
+    $stderr = StringIO.new
+    yield
+  ensure
+    $stderr = original
+  end
+
+  # --- the methods ---------------------------------------------------------
+
+  def test_error_class
+    assert_operator Jetson::WriterError, :<, Jetson::JSONError
+  end
+
+  def test_empty_writer
+    w = writer
+    assert_equal "", w.to_s
+    assert_same w, w.flush
+    assert_equal "", w.to_s
+  end
+
+  def test_scalars_at_the_top_level
+    [nil, true, false, 0, -42, 2**70, 1.5, "str", :sym, "é\u2028</"].each do |v|
+      assert_writes(v) { |w| w.push_value(v) }
+    end
+    assert_writes([1, 2]) { |w| w.push_json("[1,2]") }
+  end
+
+  def test_push_object_and_push_array_without_blocks
+    doc = { "a" => 1, "b" => [true, nil, { "c" => "d" }], "e" => {}, "f" => [] }
+    assert_writes(doc) do |w|
+      assert_same w, w.push_object
+      w.push_value(1, "a")
+      w.push_array("b")
+      w.push_value(true)
+      w.push_value(nil)
+      w.push_object
+      w.push_key("c")
+      w.push_value("d")
+      w.pop
+      w.pop
+      w.push_object("e")
+      w.pop
+      w.push_key("f")
+      w.push_array
+      assert_same w, w.pop
+      w.pop
+    end
+  end
+
+  def test_blocks_yield_the_writer_and_close_the_container
+    doc = { "list" => [1, [], {}, { "x" => [2] }], "obj" => { "k" => "v" } }
+    assert_writes(doc) do |w|
+      result = w.push_object do |yielded|
+        assert_same w, yielded
+        w.push_array("list") do
+          w.push_value(1)
+          w.push_array {}
+          w.push_object {}
+          w.push_object { w.push_array(:x) { w.push_value(2) } }
+        end
+        w.push_key(:obj)
+        w.push_object { w.push_value("v", :k) }
+      end
+      assert_same w, result
+    end
+  end
+
+  def test_methods_chain
+    assert_equal '[1,{"a":2}]', writer.push_array.push_value(1).push_object.push_key("a").push_value(2).pop_all.to_s
+  end
+
+  def test_push_json_pastes_bytes_as_they_are
+    assert_writes({ "raw" => { "x" => [1, 2] }, "n" => 3 }) do |w|
+      w.push_object do
+        w.push_json('{"x":[1,2]}', "raw")
+        w.push_key("n")
+        w.push_json("3")
+      end
+    end
+    w = writer
+    w.push_array { w.push_json("not json, kept as it is") }
+    assert_equal "[not json, kept as it is]", w.to_s
+    sub = Class.new(String)
+    assert_equal "[1]", writer.push_array.push_json(sub.new("1")).pop.to_s
+  end
+
+  def test_push_json_needs_a_string
+    w = writer.push_array
+    [1, :sym, nil, ["[]"], Jetson::Fragment.new("1")].each do |bad|
+      assert_raises(TypeError) { w.push_json(bad) }
+    end
+    assert_equal "[", w.to_s
+  end
+
+  def test_pop_all
+    w = writer
+    w.push_object.push_array("a").push_object.push_key("b").push_array
+    assert_same w, w.pop_all
+    assert_equal '{"a":[{"b":[]}]}', w.to_s
+    assert_same w, w.pop_all # nothing open: nothing to do
+    assert_equal "", writer.pop_all.to_s
+  end
+
+  def test_to_s_is_a_fresh_utf8_string_of_what_was_written_so_far
+    w = writer.push_object.push_key("a")
+    first = w.to_s
+    assert_equal '{"a":', first
+    refute_predicate first, :frozen?
+    first << "changed"
+    w.push_value(1).pop
+    assert_equal '{"a":1}', w.to_s
+    refute_same w.to_s, w.to_s
+  end
+
+  def test_flush_without_io_does_nothing
+    w = writer.push_array.push_value(1)
+    assert_same w, w.flush
+    assert_equal "[1", w.to_s
+  end
+
+  # --- keys ----------------------------------------------------------------
+
+  def test_symbol_and_string_keys_are_escaped_like_hash_keys
+    keys = ["plain", "</script>", "é", "\u2028\u2029", "quo\"te", "back\\slash", "ctl\u0001", "", "😀", "a" * 40]
+    [{}, { script_safe: true }, { ascii_only: true }, { ascii_only: true, script_safe: true }].each do |opts|
+      keys.each do |key|
+        [key, key.to_sym].each do |k|
+          assert_writes({ k => [k] }, opts) { |w| w.push_object { w.push_array(k) { w.push_value(k) } } }
+          assert_writes({ k => 1 }, opts) { |w| w.push_object.push_key(k).push_value(1).pop }
+        end
+      end
+    end
+  end
+
+  def test_keys_in_other_encodings_are_transcoded_like_hash_keys
+    latin1 = "caf\xE9".b.force_encoding("ISO-8859-1")
+    [latin1, latin1.to_sym, "caf\xC3\xA9".b].each do |key|
+      w = nil
+      quietly { w = writer.push_object.push_value(1, key).pop }
+      expected = nil
+      quietly { expected = Jetson.generate({ key => 1 }) }
+      assert_equal expected, w.to_s
+    end
+  end
+
+  def test_other_keys_are_converted_as_jetson_generate_converts_hash_keys
+    to_s_key = Class.new { def to_s = "custom" }.new
+    sub = Class.new(String) { def to_s = "from to_s" }
+    [1, 2**70, 1.5, true, to_s_key, sub.new("orig"), Object, 1..2].each do |key|
+      assert_writes({ key => 1 }) { |w| w.push_object { w.push_value(1, key) } }
+      assert_writes({ key => [] }) { |w| w.push_object { w.push_key(key).push_array.pop } }
+    end
+  end
+
+  def test_strict_mode_keys
+    error = assert_raises(Jetson::GeneratorError) { Jetson.generate({ 1 => 2 }, strict: true) }
+    w = writer(strict: true).push_object
+    mine = assert_raises(Jetson::GeneratorError) { w.push_key(1) }
+    assert_equal error.message, mine.message
+    assert_equal 1, mine.invalid_object
+    w.push_key("ok").push_value(1).pop
+    assert_equal '{"ok":1}', w.to_s
+
+    as_json = ->(obj, is_key) { is_key ? "key:#{obj}" : obj.to_s }
+    assert_writes({ 1 => Object }, strict: true, as_json: as_json) { |w| w.push_object { w.push_value(Object, 1) } }
+  end
+
+  def test_a_key_cannot_be_nil
+    w = writer.push_object
+    assert_raises(TypeError) { w.push_key(nil) }
+    # nil in the optional argument means "no key".
+    assert_writer_error(/without a key/) { w.push_value(1, nil) }
+    assert_equal "{", w.to_s
+  end
+
+  def test_invalid_utf8_key_raises_as_jetson_generate
+    bad = "\xFF".dup.force_encoding("UTF-8")
+    expected = assert_raises(Jetson::GeneratorError) { Jetson.generate({ bad => 1 }) }
+    w = writer.push_object.push_value(1, "a")
+    error = assert_raises(Jetson::GeneratorError) { w.push_key(bad) }
+    assert_equal expected.message, error.message
+    error = assert_raises(Jetson::GeneratorError) { w.push_value(2, bad) }
+    assert_equal expected.message, error.message
+    # Nothing of the failed calls stays in the output.
+    w.push_value(2, "b").pop
+    assert_equal '{"a":1,"b":2}', w.to_s
+  end
+
+  # --- values --------------------------------------------------------------
+
+  def test_values_are_written_as_jetson_generate_writes_them
+    custom = Class.new { def to_json(*args) = { "custom" => args.size }.to_json(*args) }.new
+    values = [nil, true, false, 0, -1, 2**64, 1.0, -0.0, 1e20, 0.1, "s", :sym, "é", [1, [2, { "a" => nil }]],
+              { "k" => { "n" => [] } }, { a: 1, "b" => 2 }, 1..3, Object, custom, Jetson::Fragment.new("[7]"),
+              Struct.new(:x).new(1), Time.at(0).utc]
+    [{}, PRETTY, { script_safe: true }].each do |opts|
+      values.each do |v|
+        expected = Jetson.generate([v, { "v" => v }], opts)
+        w = writer(**opts)
+        w.push_array { w.push_value(v); w.push_object { w.push_value(v, "v") } }
+        assert_equal expected, w.to_s, "#{v.inspect} #{opts}"
+      end
+    end
+  end
+
+  def test_invalid_utf8_value_raises_as_jetson_generate
+    bad = "ok\xFF".dup.force_encoding("UTF-8")
+    expected = assert_raises(Jetson::GeneratorError) { Jetson.generate([bad]) }
+    w = writer.push_array.push_value(1)
+    error = assert_raises(Jetson::GeneratorError) { w.push_value(bad) }
+    assert_equal expected.message, error.message
+    assert_equal expected.invalid_object, error.invalid_object
+    error = assert_raises(Jetson::GeneratorError) { w.push_value([2, [bad]]) }
+    assert_equal expected.message, error.message
+    w.push_value(3).pop
+    assert_equal "[1,3]", w.to_s
+  end
+
+  def test_an_exception_from_to_json_comes_through
+    raiser = Class.new { def to_json(*) = raise(Boom, "no json for you") }.new
+    w = writer.push_array.push_value(1)
+    error = assert_raises(Boom) { w.push_value(raiser) }
+    assert_equal "no json for you", error.message
+    assert_raises(Boom) { w.push_value({ "deep" => [1, 2, raiser] }) }
+    w.push_value(2).pop
+    assert_equal "[1,2]", w.to_s
+  end
+
+  def test_nan_and_allow_nan
+    expected = assert_raises(Jetson::GeneratorError) { Jetson.generate([Float::NAN]) }
+    w = writer.push_array
+    assert_equal expected.message, assert_raises(Jetson::GeneratorError) { w.push_value(Float::NAN) }.message
+    assert_writes([Float::NAN, -Float::INFINITY], allow_nan: true) do |w2|
+      w2.push_array { w2.push_value(Float::NAN); w2.push_value(-Float::INFINITY) }
+    end
+  end
+
+  def test_strict_values
+    expected = assert_raises(Jetson::GeneratorError) { Jetson.generate([Object.new], strict: true) }
+    w = writer(strict: true).push_array
+    error = assert_raises(Jetson::GeneratorError) { w.push_value(Object.new) }
+    assert_equal expected.message.sub(/0x\h+/, ""), error.message.sub(/0x\h+/, "")
+  end
+
+  def test_to_json_gets_the_state_and_depth_of_its_place
+    probe = Class.new do
+      def to_json(state = nil, *)
+        [state.depth, state.indent, state.script_safe?].to_json
+      end
+    end.new
+    opts = { indent: "\t", script_safe: true }
+    doc = [{ "a" => [probe] }, probe]
+    assert_writes(doc, opts) do |w|
+      w.push_array do
+        w.push_object { w.push_array("a") { w.push_value(probe) } }
+        w.push_value(probe)
+      end
+    end
+  end
+
+  # --- layout --------------------------------------------------------------
+
+  def test_pretty_layout_matches_pretty_generate
+    doc = { "a" => 1, "b" => [], "c" => {}, "d" => [1, [2, []], { "e" => { "f" => [{}] } }], "g" => "h" }
+    w = writer(**PRETTY)
+    write_structure(w, doc)
+    assert_equal JSON.pretty_generate(doc), w.to_s
+    assert_equal Jetson.pretty_generate(doc), w.to_s
+  end
+
+  def test_every_layout_option
+    doc = [{ "a" => [1, {}, []], "b" => { "c" => nil } }, [], {}, [[{ "d" => [2] }]]]
+    layouts = [
+      PRETTY,
+      { indent: "\t", space_before: " ", space: "", object_nl: "\r\n", array_nl: "" },
+      { indent: "--", array_nl: "|" },
+      { object_nl: "\n" },
+      { array_nl: "\n" },
+      { indent: "  " },
+      { space: " ", space_before: "  " },
+      { indent: " ", object_nl: "\n", depth: 2 },
+      { indent: "", space: "", object_nl: "", array_nl: "" }
+    ]
+    layouts.each do |opts|
+      assert_writes(doc, opts) { |w| write_structure(w, doc) }
+      assert_writes({ "x" => doc }, opts) { |w| w.push_object { w.push_value(doc, "x") } }
+    end
+  end
+
+  def test_depth_option_counts_toward_max_nesting
+    assert_writes([[1]], depth: 1, max_nesting: 3) { |w| write_structure(w, [[1]]) }
+    expected = assert_raises(Jetson::NestingError) { Jetson.generate([[1]], depth: 2, max_nesting: 3) }
+    w = writer(depth: 2, max_nesting: 3).push_array
+    assert_equal expected.message, assert_raises(Jetson::NestingError) { w.push_array }.message
+  end
+
+  # --- nesting -------------------------------------------------------------
+
+  def test_max_nesting
+    expected = assert_raises(Jetson::NestingError) { Jetson.generate([[[1]]], max_nesting: 2) }
+    w = writer(max_nesting: 2).push_array.push_array
+    error = assert_raises(Jetson::NestingError) { w.push_array }
+    assert_equal expected.message, error.message
+    assert_raises(Jetson::NestingError) { w.push_object }
+    assert_equal expected.message, assert_raises(Jetson::NestingError) { w.push_value([1]) }.message
+    # The writer is unharmed.
+    w.push_value(1).pop_all
+    assert_equal "[[1]]", w.to_s
+
+    object = writer(max_nesting: 1).push_object
+    assert_raises(Jetson::NestingError) { object.push_object("k") }
+    object.push_object("k") rescue nil # rubocop:disable Style/RescueModifier
+    assert_equal "{", object.to_s
+  end
+
+  def test_default_max_nesting_and_no_limit
+    w = writer
+    100.times { w.push_array }
+    assert_raises(Jetson::NestingError) { w.push_array }
+    w.pop_all
+    assert_equal "[" * 100 + "]" * 100, w.to_s
+
+    [false, 0].each do |limit|
+      deep = writer(max_nesting: limit)
+      1000.times { deep.push_object.push_array("k") }
+      deep.pop_all
+      assert_equal ('{"k":[' * 1000) + ("]}" * 1000), deep.to_s
+    end
+  end
+
+  # --- misuse --------------------------------------------------------------
+
+  def test_a_value_inside_an_object_needs_a_key
+    w = writer.push_object
+    assert_writer_error(/push_value inside an object without a key/) { w.push_value(1) }
+    assert_writer_error(/push_object inside an object without a key/) { w.push_object }
+    assert_writer_error(/push_array inside an object without a key/) { w.push_array }
+    assert_writer_error(/push_json inside an object without a key/) { w.push_json("1") }
+    assert_equal "{", w.to_s
+  end
+
+  def test_no_key_inside_an_array_or_at_the_top_level
+    root = writer
+    assert_writer_error(/push_value with a key at the top level/) { root.push_value(1, "k") }
+    assert_writer_error(/push_object with a key at the top level/) { root.push_object("k") }
+    assert_writer_error(/push_json with a key at the top level/) { root.push_json("1", :k) }
+    array = writer.push_array
+    assert_writer_error(/push_value with a key inside an array/) { array.push_value(1, "k") }
+    assert_writer_error(/push_array with a key inside an array/) { array.push_array(:k) }
+    assert_writer_error(/push_json with a key inside an array/) { array.push_json("1", "k") }
+    assert_equal "", root.to_s
+    assert_equal "[", array.to_s
+  end
+
+  def test_push_key_misuse
+    assert_writer_error(/push_key outside an object \(at the top level\)/) { writer.push_key("k") }
+    assert_writer_error(/push_key outside an object \(inside an array\)/) { writer.push_array.push_key("k") }
+    w = writer.push_object.push_key("a")
+    assert_writer_error(/push_key twice/) { w.push_key("b") }
+    assert_writer_error(/push_value with a key while the key given to push_key has no value yet/) { w.push_value(1, "b") }
+    assert_writer_error(/push_object with a key while/) { w.push_object("b") }
+    w.push_value(1).pop
+    assert_equal '{"a":1}', w.to_s
+  end
+
+  def test_pop_misuse
+    assert_writer_error(/pop with no open container\z/) { writer.pop }
+    done = writer.push_array.pop
+    assert_writer_error(/pop with no open container \(the document is complete\)/) { done.pop }
+    pending = writer.push_object.push_key("a")
+    assert_writer_error(/pop while the key given to push_key has no value/) { pending.pop }
+    assert_writer_error(/pop_all while the key given to push_key has no value/) { pending.pop_all }
+    assert_equal '{"a":', pending.to_s
+  end
+
+  def test_a_second_top_level_value
+    [writer.push_value(1), writer.push_json("1"), writer.push_array.pop, writer.push_object {}].each do |w|
+      before = w.to_s
+      assert_writer_error(/push_value after the top-level value is complete/) { w.push_value(2) }
+      assert_writer_error(/push_object after the top-level value is complete/) { w.push_object }
+      assert_writer_error(/push_array after the top-level value is complete/) { w.push_array }
+      assert_writer_error(/push_json after the top-level value is complete/) { w.push_json("2") }
+      assert_writer_error(/push_key outside an object/) { w.push_key("k") }
+      assert_equal before, w.to_s
+    end
+  end
+
+  def test_blocks_must_leave_their_container_innermost
+    w = writer
+    assert_writer_error(/block given to push_array left 1 container\(s\) open/) { w.push_array { w.push_object } }
+    w = writer
+    assert_writer_error(/block given to push_object closed its container/) { w.push_object { w.pop } }
+  end
+
+  def test_a_block_that_raises_leaves_its_container_open
+    w = writer.push_array
+    assert_raises(Boom) { w.push_object { w.push_value(1, "a"); raise Boom } }
+    assert_equal '[{"a":1', w.to_s
+  end
+
+  def test_writing_from_inside_a_write_is_refused
+    w = writer
+    reentrant = Class.new do
+      define_method(:to_json) { |*| w.push_value(1) && "1" }
+    end.new
+    reader = Class.new { define_method(:to_json) { |*| w.to_s } }.new
+    w.push_array
+    assert_writer_error(/in the middle of a write/) { w.push_value(reentrant) }
+    assert_writer_error(/in the middle of a write/) { w.push_value(reader) }
+    w.push_value(2).pop
+    assert_equal "[2]", w.to_s
+  end
+
+  def test_uninitialized_copied_frozen_and_reinitialized_writers
+    bare = Jetson::Writer.allocate
+    %i[push_array push_object pop pop_all to_s flush].each do |m|
+      assert_raises(TypeError) { bare.public_send(m) }
+    end
+    assert_raises(TypeError) { bare.push_value(1) }
+    assert_raises(TypeError) { writer.dup }
+    assert_raises(TypeError) { writer.clone }
+    assert_raises(TypeError) { writer.send(:initialize) }
+    frozen = writer.push_array.freeze
+    assert_raises(FrozenError) { frozen.push_value(1) }
+    assert_raises(FrozenError) { frozen.pop }
+    assert_equal "[", frozen.to_s
+  end
+
+  # --- options -------------------------------------------------------------
+
+  def test_option_errors_are_those_of_jetson_generate
+    [{ indent: 5 }, { space: :sym }, { object_nl: 1.5 }, { max_nesting: "3" }, { depth: -1 }, { as_json: 5 },
+     { buffer_initial_length: "x" }, { sort_keys: "yes" }].each do |opts|
+      expected = assert_raises(StandardError) { Jetson.generate(1, opts) }
+      error = assert_raises(expected.class, opts.inspect) { Jetson::Writer.new(**opts) }
+      assert_equal expected.message, error.message, opts.inspect
+    end
+  end
+
+  def test_sort_keys_is_refused
+    error = assert_raises(ArgumentError) { Jetson::Writer.new(sort_keys: true) }
+    assert_match(/sort_keys/, error.message)
+    assert_raises(ArgumentError) { Jetson::Writer.new(sort_keys: ->(h) { h }) }
+    assert_equal "{}", Jetson::Writer.new(sort_keys: false).push_object.pop.to_s
+  end
+
+  def test_unknown_options_are_ignored_and_buffer_initial_length_accepted
+    [1, 16, 100_000, 10**9].each do |n|
+      w = writer(buffer_initial_length: n, unknown: 1)
+      write_structure(w, [{ "a" => "x" * 300 }] * 20)
+      assert_equal Jetson.generate([{ "a" => "x" * 300 }] * 20), w.to_s
+    end
+  end
+
+  def test_io_must_respond_to_write
+    assert_raises(TypeError) { Jetson::Writer.new(Object.new) }
+    assert_raises(TypeError) { Jetson::Writer.new({ indent: " " }) }
+    assert_raises(ArgumentError) { Jetson::Writer.new(nil, { indent: " " }) }
+  end
+
+  # --- io ------------------------------------------------------------------
+
+  def big_document
+    Array.new(6000) { |i| { "id" => i, "name" => "name #{i} é", "tags" => %w[a b], "ok" => i.even?, "f" => i / 7.0 } }
+  end
+
+  def test_streaming_into_an_io_in_chunks
+    doc = big_document
+    io = RecordingIO.new
+    w = writer(io)
+    sizes = []
+    w.push_array do
+      doc.each do |record|
+        w.push_object { record.each { |k, v| w.push_value(v, k) } }
+        sizes << ObjectSpace.memsize_of(w)
+      end
+    end
+    expected = Jetson.generate(doc)
+    assert_equal expected, io.string
+    assert_operator io.writes.size, :>, 10
+    assert_equal expected, io.writes.join
+    # Full chunks on the way, then the rest when the document completes.
+    assert(io.writes[0...-1].all? { |chunk| chunk.bytesize > 8000 && chunk.bytesize <= 16_384 })
+    assert_operator io.flushes, :>=, 1
+    assert_operator sizes.max, :<, 20_000
+    assert(io.writes.all? { |chunk| chunk.encoding == Encoding::UTF_8 })
+
+    in_memory = writer
+    write_structure(in_memory, doc)
+    assert_equal io.string, in_memory.to_s
+    assert_operator ObjectSpace.memsize_of(in_memory), :>, expected.bytesize
+  end
+
+  def test_a_large_value_does_not_keep_the_buffer_large
+    io = RecordingIO.new
+    w = writer(io).push_array
+    small = ObjectSpace.memsize_of(w)
+    w.push_value("x" * 1_000_000)
+    w.push_value(["\u2028" * 100_000], nil)
+    assert_operator ObjectSpace.memsize_of(w), :<=, small
+    w.push_json("[" + "1," * 100_000 + "1]")
+    assert_operator ObjectSpace.memsize_of(w), :<=, small
+    w.pop
+    assert_equal Jetson.generate(["x" * 1_000_000, ["\u2028" * 100_000], [1] * 100_001]), io.string
+  end
+
+  def test_flush_hands_pending_bytes_to_the_io
+    io = RecordingIO.new
+    w = writer(io, **PRETTY)
+    w.push_object.push_value(1, "a")
+    assert_empty io.writes
+    assert_same w, w.flush
+    assert_equal "{\n  \"a\": 1", io.string
+    assert_equal 1, io.flushes
+    w.flush # nothing pending: no write, io.flush again
+    assert_equal 1, io.writes.size
+    assert_equal 2, io.flushes
+    w.push_array("b").pop.pop
+    # Completing the document writes the rest out.
+    assert_equal Jetson.generate({ "a" => 1, "b" => [] }, PRETTY), io.string
+    assert_equal 3, io.flushes
+  end
+
+  def test_an_io_without_flush
+    io = WriteOnly.new
+    w = writer(io)
+    w.push_array.push_value("a").flush
+    assert_equal ['["a"'], io.chunks
+    w.push_value(1).pop
+    assert_equal '["a",1]', io.chunks.join
+  end
+
+  def test_to_s_with_an_io_raises
+    w = writer(StringIO.new).push_array
+    assert_writer_error(/to_s is not available when writing to an io/) { w.to_s }
+    w.pop # still usable
+  end
+
+  def test_a_failed_write_to_an_io_stops_the_writer
+    io = Class.new(StringIO) do
+      def write(*)
+        raise Boom, "disk full"
+      end
+    end.new
+    w = writer(io).push_array
+    assert_raises(Boom) { 3000.times { w.push_value("some text to fill chunks") } }
+    assert_writer_error(/earlier write raised/) { w.push_value(1) }
+    assert_writer_error(/earlier write raised/) { w.pop }
+    assert_writer_error(/earlier write raised/) { w.flush }
+  end
+
+  def test_a_failed_value_with_an_io_stops_the_writer
+    io = StringIO.new
+    w = writer(io).push_array
+    assert_raises(Jetson::GeneratorError) { w.push_value(["\xFF".dup.force_encoding("UTF-8")]) }
+    assert_writer_error(/earlier write raised/) { w.push_value(1) }
+    # Misuse is caught before anything is written: the writer goes on.
+    w2 = writer(StringIO.new).push_array
+    assert_raises(Jetson::WriterError) { w2.push_value(1, "k") }
+    assert_raises(Jetson::NestingError) { 200.times { w2.push_array } }
+    w2.pop_all
+  end
+
+  # --- random documents ----------------------------------------------------
+
+  RANDOM_OPTIONS = [
+    {}, { script_safe: true }, { ascii_only: true }, { ascii_only: true, script_safe: true }, PRETTY,
+    { indent: "\t", space_before: " ", space: "", object_nl: "\r\n", array_nl: "" }, { indent: "--", array_nl: "|" },
+    { allow_nan: true, max_nesting: false }, { strict: true }, { depth: 2, indent: " ", object_nl: "\n" },
+    { max_nesting: 5 }
+  ].freeze
+  NO_KEY = Object.new.freeze
+
+  # Drives a writer through a document the way an application would: plain
+  # Hashes and Arrays become containers (opened with or without a block, the
+  # key passed along or set with push_key, String and Symbol keys swapped),
+  # everything else is pushed as a value or, for plain scalars, as JSON.
+  class Walker
+    def initialize(writer, rng, opts)
+      @w = writer
+      @rng = rng
+      @opts = opts
+      @max_nesting = opts.fetch(:max_nesting, 100)
+      @depth = opts[:depth] || 0
+    end
+
+    def write(obj, key = NO_KEY)
+      container = walkable_hash?(obj) || (Array === obj && obj.instance_of?(Array)) # rubocop:disable Style/CaseEquality
+      # At the nesting limit, the generator writes the key before it finds
+      # the container too deep: push_key keeps that order.
+      at_limit = container && @max_nesting && @max_nesting != 0 && @depth + 1 > @max_nesting
+      if key != NO_KEY && (at_limit || @rng.rand < 0.3)
+        @w.push_key(key)
+        key = NO_KEY
+      end
+      args = key == NO_KEY ? [] : [key]
+      if container
+        open(obj, args)
+      elsif plain_scalar?(obj) && @rng.rand < 0.2
+        @w.push_json(Jetson.generate(obj, @opts), *args)
+      else
+        @w.push_value(obj, *args)
+      end
+    end
+
+    private
+
+    def open(obj, args)
+      method = obj.is_a?(Hash) ? :push_object : :push_array
+      if @rng.rand < 0.5
+        @w.public_send(method, *args) { children(obj) }
+      else
+        @w.public_send(method, *args)
+        children(obj)
+        @w.pop
+      end
+    end
+
+    def children(obj)
+      @depth += 1
+      if obj.is_a?(Hash)
+        obj.each { |k, v| write(v, writer_key(k)) }
+      else
+        obj.each { |v| write(v) }
+      end
+    ensure
+      @depth -= 1
+    end
+
+    def writer_key(key)
+      return key unless @rng.rand < 0.4 && (Symbol === key || String === key) # rubocop:disable Style/CaseEquality
+
+      case key
+      when Symbol then key.to_s
+      when String then key.instance_of?(String) && key.valid_encoding? ? key.to_sym : key
+      else key
+      end
+    end
+
+    # nil means "no key" to the writer, so such Hashes go in whole.
+    def walkable_hash?(obj)
+      Hash === obj && obj.instance_of?(Hash) && !obj.key?(nil) # rubocop:disable Style/CaseEquality
+    end
+
+    def plain_scalar?(obj)
+      case obj
+      when nil, true, false, Integer then true
+      when Float then obj.finite?
+      when String then obj.instance_of?(String) && obj.encoding == Encoding::UTF_8 && obj.valid_encoding?
+      else false
+      end
+    end
+  end
+
+  def write_structure(writer, obj, seed: 1)
+    Walker.new(writer, Random.new(seed), {}).write(obj)
+    writer
+  end
+
+  def outcome
+    [yield, nil]
+  rescue StandardError, SystemStackError => e
+    [nil, [e.class.name.sub(/\A(?:JSON|Jetson)::/, ""), e.message]]
+  end
+
+  def test_random_documents
+    docs = Integer(ENV.fetch("JETSON_WRITER_DOCS", ENV["JETSON_MEMCHECK"] ? "60" : "400"))
+    seed = Integer(ENV["JETSON_DIFF_SEED"] || Minitest.seed)
+    compared = float_only = errors = 0
+    docs.times do |i|
+      rng = Random.new(seed + i)
+      spec = RandomGraph::Generator.new(rng, cycles: false).document
+      pair = RandomGraph::Pair.new(spec, json_fragment: JSON::Fragment, jetson_fragment: Jetson::Fragment)
+      [RANDOM_OPTIONS[i % RANDOM_OPTIONS.size], RANDOM_OPTIONS[rng.rand(RANDOM_OPTIONS.size)]].uniq.each do |opts|
+        label = "document #{i} (seed #{seed + i}), options #{opts.inspect}"
+        quietly do
+          expected, expected_error = outcome { Jetson.generate(pair.jetson, opts) }
+          actual, actual_error = outcome do
+            w = writer(**opts)
+            Walker.new(w, Random.new(i), opts).write(pair.jetson)
+            w.to_s
+          end
+          assert_equal expected_error, actual_error, label
+          assert_equal expected, actual, label
+          io = StringIO.new
+          streamed, streamed_error = outcome do
+            Walker.new(writer(io, **opts), Random.new(i + 1), opts).write(pair.jetson)
+            io.string
+          end
+          assert_equal expected_error&.first, streamed_error&.first, "#{label} (io)"
+          assert_equal expected, streamed, "#{label} (io)" unless expected_error
+
+          json, json_error = outcome { JSON.generate(pair.json, opts) }
+          assert_equal json_error.nil?, actual_error.nil?, "#{label}: json gem #{json_error.inspect}, writer #{actual_error.inspect}"
+          # The two sides hold distinct objects: default to_s texts differ by address.
+          json, mine = [json, actual].map { |text| text&.b&.gsub(/0x\h{8,16}/n, "0xADDR") }
+          if json && mine && json != mine
+            refute_nil Differential.float_only_difference(json, mine), "#{label}: differs from JSON.generate"
+            float_only += 1
+          end
+          compared += 1
+          errors += 1 if actual_error
+        end
+      end
+    end
+    if ENV["JETSON_DIFF_VERBOSE"]
+      puts "\nwriter: #{compared} comparisons, #{errors} raised, #{float_only} with float-only differences from the json gem"
+    end
+    assert_operator compared, :>, docs
+    assert_operator errors, :<, compared / 2, "most documents are written, not refused"
+  end
+
+  # --- GC ------------------------------------------------------------------
+
+  def test_under_gc_stress
+    doc = { "a" => [1, 2.5, "é😀" * 20, { b: nil }], "s" => "x" * 3000, :sym => [[], {}] }
+    expected = Jetson.generate(doc, PRETTY)
+    GC.stress = true
+    begin
+      w = write_structure(writer(**PRETTY.transform_values(&:dup)), doc)
+      io = StringIO.new
+      write_structure(writer(io, script_safe: true), doc)
+    ensure
+      GC.stress = false
+    end
+    assert_equal expected, w.to_s
+    assert_equal Jetson.generate(doc, script_safe: true), io.string
+  end
+
+  def test_survives_gc_compaction
+    skip "GC compaction unavailable" unless GC.respond_to?(:verify_compaction_references)
+    opts = { indent: +"  ", space: +" ", object_nl: +"\n", array_nl: +"\n", as_json: ->(o, _) { o.to_s }, strict: true }
+    w = writer(**opts).push_object.push_array("list").push_value(1)
+    io = RecordingIO.new
+    streaming = writer(io, **opts).push_array.push_value("a")
+    GC.verify_compaction_references(double_heap: true, toward: :empty)
+    w.push_value(Object).pop.push_key(:k).push_value([{ "x" => :y }]).pop
+    streaming.push_value(Object).pop
+    assert_equal Jetson.generate({ "list" => [1, Object], :k => [{ "x" => :y }] }, opts), w.to_s
+    assert_equal Jetson.generate(["a", Object], opts), io.string
+  end
+end
