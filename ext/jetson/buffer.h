@@ -63,11 +63,20 @@ JT_INLINE void jt_buffer_append(jt_buffer *b, const char *src, size_t n)
     b->len += n;
 }
 
-/* Appends a Ruby String's bytes. The pointer is read after reserving, since
- * the String cannot move but growing our buffer may run the GC. */
+/* Appends a Ruby String's bytes. The pointer is read after reserving:
+ * growing our buffer may run the GC, and compaction may move a short
+ * (embedded) String's bytes along with the String. */
 JT_INLINE void jt_buffer_append_str(jt_buffer *b, VALUE str)
 {
-    jt_buffer_append(b, RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
+    size_t n = (size_t)RSTRING_LEN(str);
+    if (RB_UNLIKELY(n > JT_IO_CHUNK_SIZE && b->io != Qnil)) {
+        /* not embedded at that size: its bytes do not move with the object */
+        jt_buffer_append_large(b, RSTRING_PTR(str), n);
+        return;
+    }
+    jt_buffer_reserve(b, n);
+    memcpy(b->ptr + b->len, RSTRING_PTR(str), n);
+    b->len += n;
 }
 
 #endif

@@ -305,10 +305,11 @@ JT_INLINE void write_layout(jt_gen *g, VALUE str)
 
 JT_NOINLINE static void write_indent_slow(jt_gen *g, VALUE indent, long depth)
 {
-    const char *p = RSTRING_PTR(indent);
     size_t n = (size_t)RSTRING_LEN(indent);
     if (depth <= 0) return;
     jt_buffer_reserve(g->buf, n * (size_t)depth);
+    /* Read after growing: growth may run the GC, which may move an embedded String. */
+    const char *p = RSTRING_PTR(indent);
     char *dst = g->buf->ptr + g->buf->len;
     for (long i = 0; i < depth; i++, dst += n) memcpy(dst, p, n);
     g->buf->len += n * (size_t)depth;
