@@ -29,6 +29,9 @@ typedef struct jt_writer {
     bool failed;
     bool key_pending; /* push_key wrote a key that has no value yet */
     bool complete;    /* the top-level value is written */
+    /* to_s handed out the buffer of a complete document (see writer_to_s):
+     * the buffer String is an ordinary String now, counted on its own. */
+    bool handed_out;
 } jt_writer;
 
 /* Everything is pinned: buffer.c and the generator hold pointers into the
@@ -59,7 +62,7 @@ static size_t writer_memsize(const void *ptr)
 {
     const jt_writer *w = ptr;
     /* The buffer String is hidden and only reachable from here. */
-    return sizeof(*w) + (size_t)w->frame_capa + (w->buf.heap ? w->buf.capa : 0);
+    return sizeof(*w) + (size_t)w->frame_capa + (w->buf.heap && !w->handed_out ? w->buf.capa : 0);
 }
 
 static const rb_data_type_t writer_type = {
@@ -541,6 +544,21 @@ static VALUE writer_to_s(VALUE self)
     jt_writer *w = get_writer(self);
     if (!NIL_P(w->buf.io)) {
         writer_error("to_s is not available when writing to an io (the output goes to the io; see flush)");
+    }
+    if (w->complete) {
+        /* Nothing can be written any more: the buffer becomes the result
+         * (trimmed, and shared copy-on-write by every to_s) instead of being
+         * copied. */
+        if (!w->handed_out) {
+            VALUE heap = w->buf.heap;
+            rb_str_resize(heap, (long)w->buf.len);
+            rb_enc_associate_index(heap, jt.utf8_encindex);
+            rb_obj_reveal(heap, rb_cString);
+            w->buf.ptr = RSTRING_PTR(heap);
+            w->buf.capa = w->buf.len;
+            w->handed_out = true;
+        }
+        return rb_str_dup(w->buf.heap);
     }
     VALUE str = rb_utf8_str_new(w->buf.ptr, (long)w->buf.len);
     RB_GC_GUARD(self);
