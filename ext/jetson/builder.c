@@ -15,7 +15,7 @@ static void builder_mark(void *ptr)
     jb_builder *b = ptr;
     for (int32_t i = 0; i < b->entry_count; i++) {
         rb_gc_mark(b->entries[i].key);
-        rb_gc_mark(b->entries[i].slot.value);
+        rb_gc_mark(b->entries[i].value);
     }
     rb_gc_mark(b->current.value);
     rb_gc_mark(b->key_formatter);
@@ -243,7 +243,7 @@ static jb_slot merge_block(VALUE self, VALUE key, VALUE (*fn)(VALUE), VALUE arg)
         jb_slot attributes = b->current;
         if (attributes.node >= 0 && b->nodes[attributes.node].kind == JB_HASH) {
             int32_t i = jb_hash_find(b, attributes.node, resolve_key(b, key));
-            if (i >= 0) current = b->entries[i].slot;
+            if (i >= 0) current = jb_entry_slot(&b->entries[i]);
         } else {
             /* nil, an Array, another object: Ruby's fetch raises as it does for Jbuilder */
             VALUE found = rb_funcall(jb_materialize(b, attributes), jb.id_fetch, 2,
@@ -570,6 +570,7 @@ static VALUE builder_encode(int argc, VALUE *argv, VALUE self)
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv);
     VALUE result = jt_generate_rails_with(jb_write, self, &settings);
+    jb_trim(jb_get(self));
     RB_GC_GUARD(self);
     return result;
 }

@@ -34,11 +34,14 @@ enum jb_node_kind { JB_HASH, JB_ARRAY };
 enum jb_key_kind { JB_KEY_NAME, JB_KEY_RAW };
 
 typedef struct jb_entry {
-    VALUE key; /* Qnil in Arrays */
-    jb_slot slot;
-    int32_t next; /* next entry of the same node, or -1 */
-    uint8_t key_kind;
+    VALUE key;     /* Qnil in Arrays */
+    VALUE value;   /* the slot's value */
+    int32_t node;  /* the slot's node */
+    uint32_t link; /* (next entry of the same node + 1) << 1 | key kind: 24 bytes an entry */
 } jb_entry;
+
+static inline int32_t jb_next(const jb_entry *e) { return (int32_t)(e->link >> 1) - 1; }
+static inline uint8_t jb_kind(const jb_entry *e) { return (uint8_t)(e->link & 1); }
 
 typedef struct jb_node {
     uint8_t kind;
@@ -79,6 +82,7 @@ extern jb_handles jb;
 
 jb_builder *jb_get(VALUE self);
 
+static inline jb_slot jb_entry_slot(const jb_entry *e) { return (jb_slot){ .value = e->value, .node = e->node }; }
 static inline jb_slot jb_leaf(VALUE v) { return (jb_slot){ .value = v, .node = JB_LEAF }; }
 static inline jb_slot jb_blank(void) { return (jb_slot){ .value = Qnil, .node = JB_BLANK }; }
 static inline bool jb_is_blank(jb_slot s) { return s.node == JB_BLANK; }
@@ -96,5 +100,6 @@ jb_slot jb_adopt_hash(jb_builder *b, jb_slot s);
 VALUE jb_materialize(jb_builder *b, jb_slot s);
 VALUE jb_key_object(jb_key key);
 void jb_write(struct jt_gen *g, VALUE self);
+void jb_trim(jb_builder *b);
 
 #endif

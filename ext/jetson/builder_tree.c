@@ -26,6 +26,21 @@ static void *grow(void *ptr, int32_t *capa, size_t size, int32_t need)
     return ptr;
 }
 
+/* The arrays grow by doubling; once the document is written (target!) they
+ * are trimmed to what they hold: a builder is rarely written to again, and
+ * what it keeps until the GC frees it is then only its document. */
+void jb_trim(jb_builder *b)
+{
+    if (b->entry_capa > b->entry_count && b->entry_count > 0) {
+        b->entries = ruby_xrealloc2(b->entries, (size_t)b->entry_count, sizeof(jb_entry));
+        b->entry_capa = b->entry_count;
+    }
+    if (b->node_capa > b->node_count && b->node_count > 0) {
+        b->nodes = ruby_xrealloc2(b->nodes, (size_t)b->node_count, sizeof(jb_node));
+        b->node_capa = b->node_count;
+    }
+}
+
 int32_t jb_new_node(jb_builder *b, enum jb_node_kind kind)
 {
     b->nodes = grow(b->nodes, &b->node_capa, sizeof(jb_node), b->node_count + 1);
@@ -38,12 +53,12 @@ static int32_t new_entry(jb_builder *b, int32_t node, jb_key key, jb_slot slot)
 {
     b->entries = grow(b->entries, &b->entry_capa, sizeof(jb_entry), b->entry_count + 1);
     int32_t i = b->entry_count++;
-    b->entries[i] = (jb_entry){ .key = key.key, .slot = slot, .next = -1, .key_kind = key.kind };
+    b->entries[i] = (jb_entry){ .key = key.key, .value = slot.value, .node = slot.node, .link = key.kind };
     hold(b, key.key);
     hold(b, slot.value);
     jb_node *n = &b->nodes[node];
     if (n->last >= 0) {
-        b->entries[n->last].next = i;
+        b->entries[n->last].link = (uint32_t)(i + 1) << 1 | jb_kind(&b->entries[n->last]);
     } else {
         n->first = i;
     }
@@ -105,12 +120,12 @@ static bool keys_eql(jb_key a, jb_key b)
 
 int32_t jb_hash_find(jb_builder *b, int32_t node, jb_key key)
 {
-    for (int32_t i = b->nodes[node].first; i >= 0; i = b->entries[i].next) {
-        if (b->entries[i].key == key.key && b->entries[i].key_kind == key.kind) return i;
+    for (int32_t i = b->nodes[node].first; i >= 0; i = jb_next(&b->entries[i])) {
+        if (b->entries[i].key == key.key && jb_kind(&b->entries[i]) == key.kind) return i;
     }
     if (key.kind == JB_KEY_NAME && !b->nodes[node].raw_keys) return -1;
-    for (int32_t i = b->nodes[node].first; i >= 0; i = b->entries[i].next) {
-        jb_key other = { .key = b->entries[i].key, .kind = b->entries[i].key_kind };
+    for (int32_t i = b->nodes[node].first; i >= 0; i = jb_next(&b->entries[i])) {
+        jb_key other = { .key = b->entries[i].key, .kind = jb_kind(&b->entries[i]) };
         if (keys_eql(other, key)) return i;
     }
     return -1;
@@ -118,7 +133,8 @@ int32_t jb_hash_find(jb_builder *b, int32_t node, jb_key key)
 
 static void set_slot(jb_builder *b, int32_t entry, jb_slot slot)
 {
-    b->entries[entry].slot = slot;
+    b->entries[entry].value = slot.value;
+    b->entries[entry].node = slot.node;
     hold(b, slot.value);
 }
 
@@ -183,7 +199,7 @@ static void deep_merge_pair(jb_builder *b, int32_t node, jb_key key, jb_slot val
         new_entry(b, node, key, value);
         return;
     }
-    jb_slot current = b->entries[i].slot;
+    jb_slot current = jb_entry_slot(&b->entries[i]);
     bool merges;
     if (current.node >= 0) {
         merges = b->nodes[current.node].kind == JB_HASH && is_hash(b, value);
@@ -220,9 +236,9 @@ static jb_slot deep_merge(jb_builder *b, jb_slot current, jb_slot updates)
         return jb_leaf(merged);
     }
     if (updates.node >= 0) {
-        for (int32_t i = b->nodes[updates.node].first; i >= 0; i = b->entries[i].next) {
+        for (int32_t i = b->nodes[updates.node].first; i >= 0; i = jb_next(&b->entries[i])) {
             jb_entry e = b->entries[i];
-            deep_merge_pair(b, current.node, (jb_key){ .key = e.key, .kind = e.key_kind }, e.slot);
+            deep_merge_pair(b, current.node, (jb_key){ .key = e.key, .kind = jb_kind(&e) }, jb_entry_slot(&e));
         }
     } else {
         struct merge_pairs m = { .b = b, .node = current.node };
@@ -254,11 +270,11 @@ jb_slot jb_merge_values(jb_builder *b, jb_slot current, jb_slot updates)
         }
         /* current + updates, into current: neither is referenced elsewhere */
         int32_t node = jb_new_node(b, JB_ARRAY);
-        for (int32_t i = b->nodes[current.node].first; i >= 0; i = b->entries[i].next) {
-            jb_array_push(b, node, b->entries[i].slot);
+        for (int32_t i = b->nodes[current.node].first; i >= 0; i = jb_next(&b->entries[i])) {
+            jb_array_push(b, node, jb_entry_slot(&b->entries[i]));
         }
-        for (int32_t i = b->nodes[updates.node].first; i >= 0; i = b->entries[i].next) {
-            jb_array_push(b, node, b->entries[i].slot);
+        for (int32_t i = b->nodes[updates.node].first; i >= 0; i = jb_next(&b->entries[i])) {
+            jb_array_push(b, node, jb_entry_slot(&b->entries[i]));
         }
         return jb_node_slot(node);
     }
@@ -276,15 +292,15 @@ VALUE jb_materialize(jb_builder *b, jb_slot s)
     int32_t node = s.node;
     if (b->nodes[node].kind == JB_ARRAY) {
         VALUE ary = rb_ary_new_capa(b->nodes[node].count);
-        for (int32_t i = b->nodes[node].first; i >= 0; i = b->entries[i].next) {
-            rb_ary_push(ary, jb_materialize(b, b->entries[i].slot));
+        for (int32_t i = b->nodes[node].first; i >= 0; i = jb_next(&b->entries[i])) {
+            rb_ary_push(ary, jb_materialize(b, jb_entry_slot(&b->entries[i])));
         }
         return ary;
     }
     VALUE hash = rb_hash_new();
-    for (int32_t i = b->nodes[node].first; i >= 0; i = b->entries[i].next) {
-        jb_key key = { .key = b->entries[i].key, .kind = b->entries[i].key_kind };
-        VALUE value = jb_materialize(b, b->entries[i].slot);
+    for (int32_t i = b->nodes[node].first; i >= 0; i = jb_next(&b->entries[i])) {
+        jb_key key = { .key = b->entries[i].key, .kind = jb_kind(&b->entries[i]) };
+        VALUE value = jb_materialize(b, jb_entry_slot(&b->entries[i]));
         rb_hash_aset(hash, jb_key_object(key), value);
     }
     return hash;
@@ -306,13 +322,13 @@ static void write_hash(jt_gen *g, jb_builder *b, int32_t node)
     bool first = true;
     /* b->entries is read again after each value: encoding it runs Ruby code
      * (as_json), which may make the arrays grow. */
-    for (int32_t i = b->nodes[node].first; i >= 0; i = b->entries[i].next) {
+    for (int32_t i = b->nodes[node].first; i >= 0; i = jb_next(&b->entries[i])) {
         if (!first) jt_buffer_push(g->buf, ',');
         first = false;
-        jb_key key = { .key = b->entries[i].key, .kind = b->entries[i].key_kind };
+        jb_key key = { .key = b->entries[i].key, .kind = jb_kind(&b->entries[i]) };
         jt_gen_string(g, jb_key_object(key), false);
         jt_buffer_push(g->buf, ':');
-        write_slot(g, b, b->entries[i].slot);
+        write_slot(g, b, jb_entry_slot(&b->entries[i]));
     }
     --g->depth;
     jt_buffer_push(g->buf, '}');
@@ -328,10 +344,10 @@ static void write_array(jt_gen *g, jb_builder *b, int32_t node)
     }
     jt_buffer_push(g->buf, '[');
     bool first = true;
-    for (int32_t i = b->nodes[node].first; i >= 0; i = b->entries[i].next) {
+    for (int32_t i = b->nodes[node].first; i >= 0; i = jb_next(&b->entries[i])) {
         if (!first) jt_buffer_push(g->buf, ',');
         first = false;
-        write_slot(g, b, b->entries[i].slot);
+        write_slot(g, b, jb_entry_slot(&b->entries[i]));
     }
     --g->depth;
     jt_buffer_push(g->buf, ']');

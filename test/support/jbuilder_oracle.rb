@@ -15,6 +15,7 @@
 # environment (so the same bundle under `bundle exec`).
 
 require "rbconfig"
+require "digest"
 
 module JbuilderOracle
   class Failure < StandardError; end
@@ -22,9 +23,19 @@ module JbuilderOracle
   ROOT = File.expand_path("../..", __dir__)
 
   # Parent side: render every case with real Jbuilder, in one child process.
+  #
+  # With JETSON_JBUILDER_ORACLE_CACHE=path, the outcomes are kept in that file
+  # for the same batch of cases: `rake memcheck` fills it in a plain run, then
+  # runs the tests under valgrind, where spawning a child is not possible
+  # (valgrind follows the fork up to the exec and leaves a broken report).
   def self.render_all(cases)
     command = [RbConfig.ruby, "-I", File.join(ROOT, "lib"), "-I", File.join(ROOT, "test"), __FILE__, "--child"]
     payload = Marshal.dump(cases)
+    cache = ENV["JETSON_JBUILDER_ORACLE_CACHE"]
+    if cache && File.exist?(cache)
+      digest, cached = Marshal.load(File.binread(cache))
+      return cached if digest == Digest::SHA256.hexdigest(payload)
+    end
     output = IO.popen(command, "r+b") do |io|
       io.write(payload)
       io.close_write
@@ -38,6 +49,7 @@ module JbuilderOracle
       raise Failure, "the Jbuilder oracle returned #{outcomes.class} of #{outcomes.size rescue '?'} for #{cases.size} cases"
     end
 
+    File.binwrite(cache, Marshal.dump([Digest::SHA256.hexdigest(payload), outcomes])) if cache
     outcomes
   end
 
