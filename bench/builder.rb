@@ -9,13 +9,15 @@
 #
 #   bundle exec ruby --yjit bench/builder.rb [--quick] [contender-filter ...]
 #
-# Filters select contenders by label (Jbuilder, the reference, always runs).
+# Filters select contenders by label (Jbuilder, the reference, and the floor,
+# the template alone on a null builder, always run).
 # See bench/README.md for what is checked and how rounds, ratios and
 # allocations are measured.
 
 require_relative "support/setup"
 require_relative "../test/support/blog_models"
 require "benchmark/memory"
+require "objspace"
 require "jbuilder"
 require "alba"
 require "panko_serializer"
@@ -200,12 +202,65 @@ module BuilderBench
       end)
     end
   end
+
+  # The floor: the template's own cost, with no JSON work at all. The same
+  # template source runs on this builder, which accepts exactly the calls the
+  # template makes and keeps nothing: `json.array!(collection) { |x| }` and
+  # `json.key(collection) { |x| }` yield each element, `json.key(value)` does
+  # nothing. So the template reads the same records and attributes as under
+  # Jbuilder (checked before timing, see FloorTrace), and whatever a builder
+  # does on top of that is the cost of building JSON.
+  #
+  # It is written to allocate as little as possible itself: no rest or keyword
+  # parameters (a `*rest` Array per call would be 4,400 objects per template
+  # run), no `&block` (blocks pass on through `yield`; BasicObject has no
+  # block_given?, hence `defined?(yield)`), and `each` rather than `map` (no
+  # result Array). What it still allocates is itself: one object per template
+  # run. The rest of the floor's objects are the template's reads, which every
+  # contender makes: post.commenter_names (commenters.map(&:name): its Array
+  # and the Array of ActiveRecord's `each(...)` delegation, 3 objects per post
+  # on Ruby 3.1 / ActiveRecord 7.2) and CollectionProxy#each for post.comments
+  # (the same delegation, 1 per post): 401 objects per run here. Jbuilder and
+  # Jetson::Builder iterate with `map`, which goes through the same `each`.
+  #
+  # A call with more arguments than the template's (options, several keys)
+  # raises ArgumentError: this builder is a floor for this template only.
+  class NullBuilder < BasicObject
+    def array!(collection)
+      collection.each { |element| yield element } if defined?(yield)
+      nil
+    end
+
+    def method_missing(_key, value = nil)
+      value.each { |element| yield element } if defined?(yield)
+      nil
+    end
+  end
+
+  # Before timing: one template run on a NullBuilder whose singleton class
+  # prepends this module, which logs each call and passes it on (super, with
+  # its block), so that the log shows what NullBuilder's own methods made the
+  # template read. It must equal Jbuilder's output walked in the same order.
+  module FloorTrace
+    LOG = []
+
+    def array!(collection)
+      LOG << [:array!, collection.size]
+      super
+    end
+
+    def method_missing(key, value = nil)
+      LOG << [key, defined?(yield) ? :block : value]
+      super
+    end
+  end
 end
 
 COLLECTION_OPTIONS = { only: [:id, :body], methods: :commenter_names,
                        include: { comments: { only: [:id, :body] } } }.freeze
 
 JBUILDER_LABEL = "Jbuilder"
+FLOOR_LABEL = "template alone (null builder, no output)"
 ContenderSpec = Struct.new(:label, :role, :code, :locals, :compare, :note, keyword_init: true)
 
 SPECS = [
@@ -224,6 +279,15 @@ SPECS = [
                        code: "BuilderBench::ByHand.jetson_writer(posts)", locals: -> { {} },
                        note: "Jetson::Writer driven by hand: push_array/push_object/push_value(value, key)/pop.")
    end),
+  ContenderSpec.new(label: FLOOR_LABEL, role: :floor, compare: :none,
+                    code: "template.call(BuilderBench::NullBuilder.new, posts)",
+                    locals: -> { { template: compile_template } },
+                    note: "Floor: the same template source on BuilderBench::NullBuilder (yields each element of " \
+                          "array! and of a key with a block, ignores every other value, returns nil): the " \
+                          "template's own cost, reading the same records and attributes, with no JSON work. Its " \
+                          "output is not compared (it has none), it is not a peer, and floor i/s ÷ Jbuilder i/s is " \
+                          "the highest ratio any builder running this template could reach against Jbuilder " \
+                          "(code that does not run the template, the peers and the writers by hand, is not bound by it)."),
   ContenderSpec.new(label: "alba", role: :peer, compare: :parsed,
                     code: "BuilderBench::AlbaPost.new(posts).serialize", locals: -> { {} },
                     note: "alba #{Alba::VERSION}: Alba::Resource with attributes and `many`, default backend " \
@@ -257,8 +321,12 @@ if options.list
   exit
 end
 
-specs = SPECS.select { |s| s.role == :reference || options.match?(s.label) }
-abort "no contender matches #{options.filters.inspect}; contenders: #{SPECS.map(&:label).join(', ')}" if specs.size < 2 && options.filtered?
+# Jbuilder and the floor always run; filters pick among the others.
+ALWAYS = %i[reference floor].freeze
+specs = SPECS.select { |s| ALWAYS.include?(s.role) || options.match?(s.label) }
+if options.filtered? && specs.none? { |s| !ALWAYS.include?(s.role) }
+  abort "no contender matches #{options.filters.inspect}; contenders: #{SPECS.map(&:label).join(', ')}"
+end
 
 puts "Jetson builder benchmark — #{options.describe}"
 FACTS = JetsonBench::Environment.facts(options) + [
@@ -302,7 +370,7 @@ end
 failures = []
 byte_notes = {}
 contenders.each do |c|
-  next if c.label == JBUILDER_LABEL
+  next if c.label == JBUILDER_LABEL || c.floor?
 
   out = first_outputs[c.label]
   unless out.is_a?(String)
@@ -328,6 +396,33 @@ contenders.each do |c|
     failures << "#{c.label}: output parsed is not equal to Jbuilder's parsed output: #{diff}"
   end
 end
+
+# The floor has no output; instead, what its null builder makes the template
+# read, in order, must be what Jbuilder wrote: one traced run on a collection
+# of its own (see BuilderBench::FloorTrace).
+floor = contenders.find(&:floor?)
+if floor
+  traced = BuilderBench::NullBuilder.new
+  class << traced
+    prepend ::BuilderBench::FloorTrace # (BasicObject: top-level constants need ::)
+  end
+  BuilderBench::FloorTrace::LOG.clear
+  compile_template.call(traced, load_posts)
+  reads = BuilderBench::FloorTrace::LOG.dup
+  BuilderBench::FloorTrace::LOG.clear
+  expected_reads = [[:array!, reference_data.size]]
+  reference_data.each do |h|
+    expected_reads.push([:id, h["id"]], [:body, h["body"]], [:commenter_names, h["commenter_names"]], [:comments, :block])
+    h["comments"].each { |c| expected_reads.push([:id, c["id"]], [:body, c["body"]]) }
+  end
+  if reads != expected_reads
+    at = (0...[reads.size, expected_reads.size].max).find { |i| reads[i] != expected_reads[i] }
+    failures << "#{floor.label}: the null builder's calls are not Jbuilder's output walked in order " \
+                "(#{reads.size} vs #{expected_reads.size} calls; first difference at call #{at}: " \
+                "got #{reads[at].inspect[0, 80]}, expected #{expected_reads[at].inspect[0, 80]})"
+  end
+end
+
 sql.each do |label, queries|
   next if queries.empty?
 
@@ -341,7 +436,8 @@ end
 puts "  posts: #{LOAD_QUERIES.size} SQL queries to load each collection (Post.includes(:comments, :commenters).order(:id).to_a); " \
      "0 SQL queries during one call of every contender"
 puts "  output: #{reference.bytesize} bytes (Jbuilder's); every contender's output checked before timing: " \
-     "#{contenders.count { |c| c.compare == :bytes }} byte-identical required, the rest equal after JSON.parse"
+     "#{contenders.count { |c| c.compare == :bytes && !c.floor? }} byte-identical required, the rest equal after JSON.parse" \
+     "#{floor ? "; the floor (no output): its #{expected_reads.size} builder calls checked against Jbuilder's output" : ''}"
 
 kase = JetsonBench::Case.new("posts collection", reference: -> { reference }, contenders: contenders)
 runner = JetsonBench::Runner.new(options)
@@ -374,6 +470,7 @@ all = JetsonBench::Table.new(["contender", "role", "i/s", "±", "÷ Jbuilder", "
                               "benchmark-memory", "output", "SQL"])
 result.entries.each do |e|
   check = if e.label == JBUILDER_LABEL then "reference"
+          elsif e.floor? then "none (floor)"
           elsif e.check == :ok then "identical"
           elsif e.check == :note then "equal data"
           else e.check.to_s
@@ -390,6 +487,36 @@ result.subjects.each do |s|
              f.objects(s.objects), f.bytes(s.bytes), bytes_ratio.call(s, jbuilder)]
 end
 
+# The floor: the template alone. Its i/s ÷ Jbuilder's bounds every builder's
+# ratio to Jbuilder; its bytes plus the output String's bound every builder's
+# allocated bytes (a builder must at least run the template and return the
+# output). Only the floor's own ratio is computed from it.
+floor_entry = result.entries.find { |e| e.floor? && e.ran? }
+floor_lines = []
+if floor_entry
+  # The smallest output a builder can return: a String of exactly the output's
+  # bytes (slot + bytes + terminator, as memory_profiler counts a String).
+  output_bytes = ObjectSpace.memsize_of(String.new(capacity: reference.bytesize) << reference)
+  floor_lines << "#{FLOOR_LABEL}: #{f.ips(floor_entry.ips)} i/s ± #{f.percent(floor_entry.error_pct)}, " \
+                 "#{f.objects(floor_entry.objects)} objs/call, #{f.bytes(floor_entry.bytes)}/call " \
+                 "(#{floor_entry.bytes ? floor_entry.bytes.round : '-'} B; Jbuilder: #{f.ips(jbuilder.ips)} i/s, " \
+                 "#{f.objects(jbuilder.objects)} objs/call, #{f.bytes(jbuilder.bytes)}/call)"
+  floor_lines << "highest possible ratio against Jbuilder: floor i/s ÷ Jbuilder i/s = " \
+                 "#{ratio.call(floor_entry, jbuilder)} (median of #{floor_entry.rounds.size} paired rounds ± half " \
+                 "their interquartile range)" +
+                 (result.subjects.empty? ? "" : "; for comparison, ÷ Jbuilder: " +
+                   result.subjects.map { |s| "#{s.label} #{ratio.call(s, jbuilder)}" }.join(", "))
+  floor_lines << if floor_entry.bytes && jbuilder.bytes&.positive?
+                   least = floor_entry.bytes + output_bytes
+                   "lowest possible bytes against Jbuilder: template-only bytes + output bytes = " \
+                     "#{floor_entry.bytes.round} + #{output_bytes} = #{least.round} B (#{f.bytes(least)}) = " \
+                     "#{format('%.3f', least / jbuilder.bytes)}× Jbuilder's #{jbuilder.bytes.round} B " \
+                     "(output bytes: ObjectSpace.memsize_of of a String holding exactly the #{reference.bytesize}-byte output)"
+                 else
+                   "lowest possible bytes against Jbuilder: - (no allocation figures; --no-alloc)"
+                 end
+end
+
 notes = [
   "Data: #{LOAD_QUERIES.size} SQL queries load a collection of 100 posts with Post.includes(:comments, :commenters); " \
   "every contender has its own collection; SQL counted with ActiveSupport::Notifications \"sql.active_record\" " \
@@ -398,7 +525,7 @@ notes = [
   "Jetson's outputs must be byte-identical to Jbuilder's, the peers' equal to it after JSON.parse (checked before " \
   "timing, else no timing).",
   "Ratios: i/s ÷ i/s, median of the per-round ratios ± half their interquartile range (rounds interleave the " \
-  "contenders, order rotated). Fastest peer: the fastest contender other than Jbuilder and Jetson's.",
+  "contenders, order rotated). Fastest peer: the fastest contender other than Jbuilder, Jetson's and the floor.",
   "objs/call: GC.stat(:total_allocated_objects) per call. bytes/call: memory_profiler's total_allocated_memsize per " \
   "call over several calls; benchmark-memory: its allocated memsize for one call (the same measure through " \
   "benchmark-memory). Memory a C extension mallocs and frees itself is in neither.",
@@ -417,6 +544,11 @@ if result.subjects.empty?
 else
   puts jetson.to_console
 end
+unless floor_lines.empty?
+  puts
+  puts "Floor (the template alone, no JSON work)"
+  floor_lines.each { |l| puts "  #{l}" }
+end
 puts
 notes.each { |n| puts "- #{n}" }
 
@@ -427,6 +559,13 @@ if options.write
   FACTS.each { |k, v| md << "- **#{k}**: #{v}\n" }
   md << "\n## Jetson\n\n"
   md << (result.subjects.empty? ? "No Jetson contender ran (see Skipped below)." : jetson.to_markdown) << "\n\n"
+  unless floor_lines.empty?
+    md << "## Floor: the template alone\n\n"
+    md << "The same template on a null builder that writes nothing (see bench/README.md): no builder running " \
+          "this template can beat its i/s or allocate less than its bytes plus the output's.\n\n"
+    floor_lines.each { |l| md << "- #{l}\n" }
+    md << "\n"
+  end
   md << "## All contenders\n\n#{all.to_markdown}\n\n"
   notes.each { |n| md << "- #{n}\n" }
   tmp = "#{path}.tmp"

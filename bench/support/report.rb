@@ -76,7 +76,7 @@ module JetsonBench
         state = res.subjects.find { |e| e != s }
         sr, sspread = Stats.ratio(state, peer)
         marks = []
-        (res.notes + res.entries.flat_map { |e| e.notes + (e.check == :ok ? [] : ["#{e.label}: #{e.check_message}"]) }).uniq.each do |note|
+        (res.notes + res.entries.flat_map { |e| e.notes + (%i[ok floor].include?(e.check) ? [] : ["#{e.label}: #{e.check_message}"]) }).uniq.each do |note|
           footnotes << note unless footnotes.include?(note)
           marks << footnotes.index(note) + 1
         end
@@ -92,7 +92,7 @@ module JetsonBench
       t = Table.new(["contender", "i/s", "±", "objs/call", "bytes/call", "output"])
       result.entries.each do |e|
         check = { ok: "identical", note: "equal after parse", encoding: "encoding differs",
-                  mismatch: "MISMATCH", error: "error" }.fetch(e.check, e.check.to_s)
+                  mismatch: "MISMATCH", error: "error", floor: "none (floor)" }.fetch(e.check, e.check.to_s)
         t << [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.objects(e.objects), Format.bytes(e.bytes), check]
       end
       t

@@ -28,7 +28,12 @@ module JetsonBench
   end
 
   # One way of producing the output of a case.
-  #   role:    :subject (a Jetson contender) or :peer (json, JSON::Coder, Oj, ...)
+  #   role:    :subject (a Jetson contender) or :peer (json, JSON::Coder, Oj, ...),
+  #            or :floor: a lower bound on the work (e.g. a template run with a
+  #            builder that writes nothing); it is timed and measured like the
+  #            others, in the same rounds, but produces no output, so its output
+  #            is not compared and it is neither a subject nor a peer (no best
+  #            peer, no subject ratio)
   #   compare: :bytes  => output must be byte-identical to the case's reference
   #            :parsed => output must be equal to the reference after JSON.parse
   #                       (byte differences are reported as a note)
@@ -52,6 +57,7 @@ module JetsonBench
 
     def subject? = @role == :subject
     def peer? = @role == :peer
+    def floor? = @role == :floor
   end
 
   # A benchmark case: a reference output and the contenders to compare.
@@ -76,6 +82,7 @@ module JetsonBench
     def ran? = !ips.nil?
     def subject? = role == :subject
     def peer? = role == :peer
+    def floor? = role == :floor
     def warning? = %i[mismatch error].include?(check) || check == :encoding
   end
 
@@ -179,8 +186,11 @@ module JetsonBench
     end
 
     # [status, message]; status: :ok, :note (equal after parse), :encoding,
-    # :mismatch, :error (raised / not a String: not timed)
+    # :mismatch, :error (raised / not a String: not timed), :floor (a floor:
+    # not called here, no output to compare; timed)
     def check_output(contender, expected)
+      return [:floor, "a floor: produces no output, not compared; timed in the same rounds"] if contender.floor?
+
       out = contender.once.call
       return [:error, "returned #{out.class}, not a String"] unless out.is_a?(String)
 
@@ -213,6 +223,7 @@ module JetsonBench
                 when :note then "equal after parse"
                 when :encoding then "ENCODING DIFFERS"
                 when :mismatch then "MISMATCH"
+                when :floor then "none (floor)"
                 else "ERROR"
                 end
         t << ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.objects(e.objects),
