@@ -19,6 +19,7 @@ static void builder_mark(void *ptr)
     }
     rb_gc_mark(b->current.value);
     rb_gc_mark(b->key_formatter);
+    rb_gc_mark(b->records_class);
 }
 
 static void builder_free(void *ptr)
@@ -52,6 +53,7 @@ static VALUE builder_alloc(VALUE klass)
     VALUE self = TypedData_Make_Struct(klass, jb_builder, &builder_type, b);
     b->self = self;
     b->key_formatter = Qnil;
+    b->records_class = Qnil;
     /* jbuilder 2.15 starts from {} */
     b->current = jb_node_slot(jb_new_node(b, JB_HASH));
     return self;
@@ -300,10 +302,30 @@ struct map_call {
     VALUE collection;
 };
 
+/* An ActiveRecord relation or association (post.comments) maps by walking
+ * its records: when its map, each and records are ActiveRecord's own (asked
+ * of Ruby once per class and builder), those records are walked directly,
+ * without the relation's map and the Array it builds. Qnil otherwise. */
+static VALUE relation_records(jb_builder *b, VALUE collection)
+{
+    if (RB_SPECIAL_CONST_P(collection) || RB_BUILTIN_TYPE(collection) != T_OBJECT) return Qnil;
+    VALUE klass = CLASS_OF(collection);
+    if (klass != b->records_class) {
+        b->records_ok = RTEST(rb_funcall(jb.cBuilder, jb.id_plain_relation_p, 1, collection));
+        b->records_class = klass;
+        RB_OBJ_WRITTEN(b->self, Qundef, klass);
+    }
+    if (!b->records_ok) return Qnil;
+    VALUE records = rb_funcall(collection, jb.id_records, 0);
+    return RB_TYPE_P(records, T_ARRAY) ? records : Qnil;
+}
+
 static VALUE map_collection_body(VALUE data)
 {
     struct map_call *m = (struct map_call *)data;
     VALUE collection = m->collection;
+    VALUE records = relation_records(jb_get(m->c->self), collection);
+    if (!NIL_P(records)) collection = records;
     if (RB_TYPE_P(collection, T_ARRAY) && RBASIC_CLASS(collection) == rb_cArray &&
         rb_method_basic_definition_p(rb_cArray, jb.id_map)) {
         /* Array#map's loop: the length is read again each time */
@@ -314,6 +336,7 @@ static VALUE map_collection_body(VALUE data)
          * here, but a lazy Enumerator has no delete (and never ran the block) */
         if (!RB_TYPE_P(mapped, T_ARRAY)) rb_funcall(mapped, jb.id_delete, 1, jb.blank);
     }
+    RB_GC_GUARD(records);
     return Qnil;
 }
 
@@ -603,6 +626,8 @@ void jt_init_builder(void)
     jb.id_merge_error = rb_intern("MergeError");
     jb.id_to_a = rb_intern("to_a");
     jb.id_delete = rb_intern("delete");
+    jb.id_records = rb_intern("records");
+    jb.id_plain_relation_p = rb_intern("plain_relation?");
 
     VALUE c = jb.cBuilder;
     rb_define_alloc_func(c, builder_alloc);

@@ -63,6 +63,10 @@ typedef struct jb_builder {
     VALUE key_formatter; /* Qnil: keys as they are */
     bool ignore_nil, deep_format_keys;
     VALUE self;
+    /* The last class of collection asked about (see relation_records):
+     * whether its map is ActiveRecord's, so its records can be walked. */
+    VALUE records_class;
+    bool records_ok;
 } jb_builder;
 
 typedef struct jb_key {
@@ -76,7 +80,8 @@ typedef struct jb_handles {
     VALUE empty_array;     /* frozen [], Jbuilder's EMPTY_ARRAY */
     ID id_format, id_empty_p, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
        id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
-       id_merge_error, id_to_a, id_delete;
+       id_merge_error, id_to_a, id_delete, id_records,
+       id_plain_relation_p;
 } jb_handles;
 extern jb_handles jb;
 

@@ -105,6 +105,20 @@ module Jetson
       new(...).target!
     end
 
+    # Whether collection is an ActiveRecord relation or association whose
+    # map, each and records are ActiveRecord's own, so that mapping it is
+    # walking its records (asked natively once per class and builder).
+    def self.plain_relation?(collection)
+      return false unless defined?(::ActiveRecord::Relation) && ::ActiveRecord::Relation === collection
+
+      relation = ::ActiveRecord::Relation
+      proxy = ::ActiveRecord::Associations::CollectionProxy
+      records_owner = proxy === collection ? proxy : relation
+      collection.method(:map).unbind == ::Enumerable.instance_method(:map) &&
+        collection.method(:each).unbind == relation.instance_method(:each) &&
+        collection.method(:records).unbind == records_owner.instance_method(:records)
+    end
+
     def initialize(key_formatter: @@key_formatter, ignore_nil: @@ignore_nil, deep_format_keys: @@deep_format_keys)
       _setup(key_formatter, ignore_nil, deep_format_keys)
       yield self if defined?(yield)
