@@ -54,6 +54,9 @@ static VALUE builder_alloc(VALUE klass)
     b->self = self;
     b->key_formatter = Qnil;
     b->records_class = Qnil;
+    /* Key methods stand for method_missing only where method_missing is
+     * Jetson::Builder's (a subclass may have its own: see builder_key_method). */
+    b->own_method_missing = klass == jb.cBuilder || RTEST(rb_funcall(jb.cBuilder, jb.id_own_method_missing_p, 1, klass));
     /* jbuilder 2.15 starts from {} */
     b->current = jb_node_slot(jb_new_node(b, JB_HASH));
     return self;
@@ -458,6 +461,14 @@ static VALUE builder_set_bang(int argc, VALUE *argv, VALUE self)
 static VALUE builder_key_method(int argc, VALUE *argv, VALUE self)
 {
     VALUE key = ID2SYM(rb_frame_this_func());
+    if (RB_UNLIKELY(!jb_get(self)->own_method_missing)) {
+        /* A subclass with a method_missing of its own gets the call it
+         * would get without this method. */
+        VALUE *args = ALLOCA_N(VALUE, argc + 1);
+        args[0] = key;
+        MEMCPY(args + 1, argv, VALUE, argc);
+        return rb_funcall_passing_block(self, jb.id_method_missing, argc + 1, args);
+    }
     if (argc == 1 && !rb_block_given_p()) {
         /* The common `json.id post.id` inside an object: what set and
          * set_value would decide, without their general checks. */
@@ -495,7 +506,9 @@ static bool key_method_name(VALUE name)
 static VALUE builder_method_missing(int argc, VALUE *argv, VALUE self)
 {
     rb_check_arity(argc, 1, UNLIMITED_ARGUMENTS);
-    if (key_method_name(argv[0])) rb_define_method_id(jb.cBuilder, SYM2ID(argv[0]), builder_key_method, -1);
+    if (jb_get(self)->own_method_missing && key_method_name(argv[0])) {
+        rb_define_method_id(jb.cBuilder, SYM2ID(argv[0]), builder_key_method, -1);
+    }
     return builder_set_bang(argc, argv, self);
 }
 
@@ -628,6 +641,8 @@ void jt_init_builder(void)
     jb.id_delete = rb_intern("delete");
     jb.id_records = rb_intern("records");
     jb.id_plain_relation_p = rb_intern("plain_relation?");
+    jb.id_own_method_missing_p = rb_intern("own_method_missing?");
+    jb.id_method_missing = rb_intern("method_missing");
 
     VALUE c = jb.cBuilder;
     rb_define_alloc_func(c, builder_alloc);

@@ -67,6 +67,7 @@ typedef struct jb_builder {
      * whether its map is ActiveRecord's, so its records can be walked. */
     VALUE records_class;
     bool records_ok;
+    bool own_method_missing; /* the builder's class has Jetson::Builder's method_missing */
 } jb_builder;
 
 typedef struct jb_key {
@@ -81,7 +82,7 @@ typedef struct jb_handles {
     ID id_format, id_empty_p, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
        id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
        id_merge_error, id_to_a, id_delete, id_records,
-       id_plain_relation_p;
+       id_plain_relation_p, id_own_method_missing_p, id_method_missing;
 } jb_handles;
 extern jb_handles jb;
 

@@ -105,6 +105,13 @@ module Jetson
       new(...).target!
     end
 
+    # Whether klass (a subclass) keeps Jetson::Builder's method_missing: key
+    # names become methods (see ext/jetson/builder.c) only for those; asked
+    # natively once per builder.
+    def self.own_method_missing?(klass)
+      klass.instance_method(:method_missing).owner.equal?(Builder)
+    end
+
     # Whether collection is an ActiveRecord relation or association whose
     # map, each and records are ActiveRecord's own, so that mapping it is
     # walking its records (asked natively once per class and builder).
