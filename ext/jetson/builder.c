@@ -68,21 +68,15 @@ static void set_current(jb_builder *b, jb_slot s)
     RB_OBJ_WRITTEN(b->self, Qundef, s.value);
 }
 
-static VALUE builder_setup(VALUE self, VALUE key_formatter, VALUE ignore_nil, VALUE deep_format_keys)
+static void set_key_formatter(jb_builder *b, VALUE formatter)
 {
-    jb_builder *b = jb_get(self);
-    b->key_formatter = key_formatter;
-    RB_OBJ_WRITTEN(self, Qundef, key_formatter);
-    b->ignore_nil = RTEST(ignore_nil);
-    b->deep_format_keys = RTEST(deep_format_keys);
-    return self;
+    b->key_formatter = formatter;
+    RB_OBJ_WRITTEN(b->self, Qundef, formatter);
 }
 
 static VALUE builder_set_key_formatter(VALUE self, VALUE formatter)
 {
-    jb_builder *b = jb_get(self);
-    b->key_formatter = formatter;
-    RB_OBJ_WRITTEN(self, Qundef, formatter);
+    set_key_formatter(jb_get(self), formatter);
     return formatter;
 }
 
@@ -98,9 +92,12 @@ static VALUE builder_set_deep_format_keys(VALUE self, VALUE value)
     return value;
 }
 
-static VALUE builder_deep_format_keys_p(VALUE self)
+static VALUE builder_setup(VALUE self, VALUE key_formatter, VALUE ignore_nil, VALUE deep_format_keys)
 {
-    return jb_get(self)->deep_format_keys ? Qtrue : Qfalse;
+    builder_set_key_formatter(self, key_formatter);
+    builder_set_ignore_nil(self, ignore_nil);
+    builder_set_deep_format_keys(self, deep_format_keys);
+    return self;
 }
 
 /* --- Jbuilder's private helpers ------------------------------------------- */
@@ -160,15 +157,35 @@ static bool set_value(jb_builder *b, VALUE key, jb_slot value)
     return true;
 }
 
-/* _scope: runs fn with @attributes BLANK and returns what it left there; the
- * key format settings and @attributes are restored even when fn raises. */
+/* What a scope restores when it ends (Jbuilder's _scope): @attributes and
+ * the key format settings. ignore_nil! is not restored, as in Jbuilder. */
+struct saved_state {
+    jb_slot current;
+    VALUE key_formatter;
+    bool deep_format_keys;
+};
+
+static struct saved_state save_state(const jb_builder *b)
+{
+    return (struct saved_state){ .current = b->current, .key_formatter = b->key_formatter,
+                                 .deep_format_keys = b->deep_format_keys };
+}
+
+static void restore_state(jb_builder *b, const struct saved_state *saved)
+{
+    set_current(b, saved->current);
+    set_key_formatter(b, saved->key_formatter);
+    b->deep_format_keys = saved->deep_format_keys;
+}
+
+/* _scope: runs fn with @attributes BLANK and returns what it left there;
+ * the state is restored even when fn raises. */
 struct scope {
     VALUE self;
     VALUE (*fn)(VALUE);
     VALUE arg;
-    jb_slot saved, result;
-    VALUE saved_formatter;
-    bool saved_deep_format_keys;
+    struct saved_state saved;
+    jb_slot result;
 };
 
 static VALUE scope_body(VALUE data)
@@ -181,29 +198,20 @@ static VALUE scope_body(VALUE data)
     return Qnil;
 }
 
-static void restore_scope(jb_builder *b, jb_slot saved, VALUE formatter, bool deep_format_keys)
-{
-    set_current(b, saved);
-    b->key_formatter = formatter;
-    RB_OBJ_WRITTEN(b->self, Qundef, formatter);
-    b->deep_format_keys = deep_format_keys;
-}
-
 static VALUE scope_ensure(VALUE data)
 {
     struct scope *s = (struct scope *)data;
-    restore_scope(jb_get(s->self), s->saved, s->saved_formatter, s->saved_deep_format_keys);
+    restore_state(jb_get(s->self), &s->saved);
     return Qnil;
 }
 
 static jb_slot in_scope(VALUE self, VALUE (*fn)(VALUE), VALUE arg)
 {
     jb_builder *b = jb_get(self);
-    struct scope s = { .self = self, .fn = fn, .arg = arg, .saved = b->current, .result = jb_blank(),
-                       .saved_formatter = b->key_formatter, .saved_deep_format_keys = b->deep_format_keys };
+    struct scope s = { .self = self, .fn = fn, .arg = arg, .saved = save_state(b), .result = jb_blank() };
     rb_ensure(scope_body, (VALUE)&s, scope_ensure, (VALUE)&s);
-    RB_GC_GUARD(s.saved.value);
-    RB_GC_GUARD(s.saved_formatter);
+    RB_GC_GUARD(s.saved.current.value);
+    RB_GC_GUARD(s.saved.key_formatter);
     return s.result;
 }
 
@@ -270,9 +278,7 @@ struct collection {
     int argc;     /* attributes to extract from each element, when there is no block */
     const VALUE *argv;
     bool block;
-    jb_slot saved;
-    VALUE saved_formatter;
-    bool saved_deep_format_keys;
+    struct saved_state saved; /* the state every element starts from and returns to */
 };
 
 /* One element of _map_collection: its own scope; elements that set nothing
@@ -289,7 +295,7 @@ static void map_element(struct collection *c, VALUE element)
     }
     b = jb_get(c->self);
     jb_slot result = b->current;
-    restore_scope(b, c->saved, c->saved_formatter, c->saved_deep_format_keys);
+    restore_state(b, &c->saved);
     if (!jb_is_blank(result)) jb_array_push(b, c->node, result);
     RB_GC_GUARD(result.value);
 }
@@ -346,7 +352,7 @@ static VALUE map_collection_body(VALUE data)
 static VALUE map_collection_ensure(VALUE data)
 {
     struct map_call *m = (struct map_call *)data;
-    restore_scope(jb_get(m->c->self), m->c->saved, m->c->saved_formatter, m->c->saved_deep_format_keys);
+    restore_state(jb_get(m->c->self), &m->c->saved);
     return Qnil;
 }
 
@@ -358,32 +364,13 @@ static jb_slot map_collection(VALUE self, VALUE collection, int argc, const VALU
 {
     jb_builder *b = jb_get(self);
     struct collection c = { .self = self, .node = jb_new_node(b, JB_ARRAY), .argc = argc, .argv = argv,
-                            .block = block, .saved = b->current, .saved_formatter = b->key_formatter,
-                            .saved_deep_format_keys = b->deep_format_keys };
+                            .block = block, .saved = save_state(b) };
     struct map_call m = { .c = &c, .collection = collection };
     rb_ensure(map_collection_body, (VALUE)&m, map_collection_ensure, (VALUE)&m);
-    RB_GC_GUARD(c.saved.value);
-    RB_GC_GUARD(c.saved_formatter);
+    RB_GC_GUARD(c.saved.current.value);
+    RB_GC_GUARD(c.saved.key_formatter);
     RB_GC_GUARD(collection);
     return jb_node_slot(c.node);
-}
-
-/* _array */
-static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, bool block)
-{
-    jb_slot list;
-    if (NIL_P(collection)) {
-        /* Jbuilder's frozen EMPTY_ARRAY: a child! onto it raises FrozenError */
-        list = jb_leaf(jb.empty_array);
-    } else if (block || argc > 0) {
-        list = map_collection(self, collection, argc, argv, block);
-    } else {
-        jb_builder *b = jb_get(self);
-        list = jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0)));
-    }
-    jb_builder *b = jb_get(self);
-    set_current(b, jb_merge_values(b, b->current, list));
-    RB_GC_GUARD(list.value);
 }
 
 /* `_scope { _array(collection, attributes, &block) }`, the value of
@@ -393,10 +380,20 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
  * directly, without a scope of its own. */
 static jb_slot collection_value(VALUE self, VALUE collection, int argc, const VALUE *argv, bool block)
 {
+    /* Jbuilder's frozen EMPTY_ARRAY: a child! onto it raises FrozenError */
     if (NIL_P(collection)) return jb_leaf(jb.empty_array);
     if (block || argc > 0) return map_collection(self, collection, argc, argv, block);
     jb_builder *b = jb_get(self);
     return jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0)));
+}
+
+/* _array: the collection's Array merged into @attributes. */
+static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, bool block)
+{
+    jb_slot list = collection_value(self, collection, argc, argv, block);
+    jb_builder *b = jb_get(self);
+    set_current(b, jb_merge_values(b, b->current, list));
+    RB_GC_GUARD(list.value);
 }
 
 /* _is_collection? */
@@ -660,7 +657,6 @@ void jt_init_builder(void)
     rb_define_private_method(c, "_key_formatter=", builder_set_key_formatter, 1);
     rb_define_private_method(c, "_ignore_nil=", builder_set_ignore_nil, 1);
     rb_define_private_method(c, "_deep_format_keys=", builder_set_deep_format_keys, 1);
-    rb_define_private_method(c, "_deep_format_keys?", builder_deep_format_keys_p, 0);
     rb_define_private_method(c, "_key", builder_key, 1);
     rb_define_private_method(c, "_encode", builder_encode, -1);
 }
