@@ -916,6 +916,9 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     struct jt_record_plan record_plans[JT_RECORD_PLANS];
     g.record_plans = record_plans;
     g.record_plan_count = 0;
+    jt_attribute_access attribute_access;
+    g.attribute_access = &attribute_access;
+    if (rails) jt_attribute_access_init(&attribute_access, rails->helper);
     if (rails) g.escape_mode = JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | (rails->escape_html ? JT_ESCAPE_HTML : 0);
     g.vstate = Qfalse;
     g.profile_count = 0;

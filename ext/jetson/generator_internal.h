@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "numbers.h"
 #include "rails.h"
+#include "attribute_set.h"
 
 #define JT_PROFILE_CACHE 8
 #define JT_RECORD_PLANS 4
@@ -62,6 +63,7 @@ typedef struct jt_gen {
     /* Rails mode: serializable_hash options already worked out (gen_rails_record). */
     struct jt_record_plan *record_plans; /* JT_RECORD_PLANS entries on the stack */
     int record_plan_count;
+    jt_attribute_access *attribute_access; /* Rails mode: records' attribute sets */
     VALUE vstate; /* State handed to to_json, created on first need; else Qfalse */
     /* Classes met in gen_fallback during this call (see class_profile). */
     struct jt_class_profile profiles[JT_PROFILE_CACHE];

@@ -1,4 +1,5 @@
 #include "jetson.h"
+#include "attribute_set.h"
 #include "generator.h"
 
 jt_handles jt;
@@ -170,6 +171,7 @@ JT_EXPORT void Init_jetson(void)
     jt_init_state();
     jt_init_builder();
     jt_init_writer();
+    jt_init_attribute_set();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);

@@ -45,6 +45,28 @@ typedef struct jt_handles {
 
 extern jt_handles jt;
 
+/* String#== for names (attribute names, only:/except: lists), whose
+ * encodings often differ (a Symbol's name is US-ASCII, a column's UTF-8):
+ * rb_str_equal's answer, which differs from comparing bytes only when the
+ * bytes are the same and the encodings are not. */
+JT_INLINE bool jt_same_string(VALUE a, VALUE b)
+{
+    if (a == b) return true;
+    if (!RB_TYPE_P(a, T_STRING) || !RB_TYPE_P(b, T_STRING)) return rb_str_equal(a, b) == Qtrue;
+    long len = RSTRING_LEN(a);
+    if (len != RSTRING_LEN(b) || memcmp(RSTRING_PTR(a), RSTRING_PTR(b), (size_t)len) != 0) return false;
+    int ea = ENCODING_GET(a), eb = ENCODING_GET(b);
+    if (ea == eb) return true;
+    /* ASCII bytes in UTF-8 and US-ASCII: both 7-bit, so comparable. */
+    if ((ea == jt.utf8_encindex || ea == jt.usascii_encindex) && (eb == jt.utf8_encindex || eb == jt.usascii_encindex)) {
+        const unsigned char *p = (const unsigned char *)RSTRING_PTR(a);
+        long i = 0;
+        while (i < len && p[i] < 0x80) i++;
+        if (i == len) return true;
+    }
+    return rb_str_equal(a, b) == Qtrue;
+}
+
 NORETURN(void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...));
 NORETURN(void jt_raise_generator_error_str(VALUE invalid_object, VALUE message));
 

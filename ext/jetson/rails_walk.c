@@ -237,7 +237,7 @@ static VALUE string_list(VALUE list)
 static bool list_has_string(VALUE list, VALUE str)
 {
     for (long i = 0; i < RARRAY_LEN(list); i++) {
-        if (rb_str_equal(RARRAY_AREF(list, i), str) == Qtrue) return true;
+        if (jt_same_string(RARRAY_AREF(list, i), str)) return true;
     }
     return false;
 }
@@ -316,45 +316,77 @@ JT_INLINE void record_separator(jt_gen *g, bool *first)
     *first = false;
 }
 
-/* "name": record.send(name), in the as_json pass (read_attribute_for_serialization
- * is send, and so is methods:). */
-static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
+/* "name": value, in the as_json pass. */
+static void gen_pair_in_pass(jt_gen *g, bool *first, VALUE name, VALUE value)
 {
     record_separator(g, first);
     gen_rails_key(g, name);
     jt_buffer_push(g->buf, ':');
-    gen_value_in_pass(g, rb_funcall(record, rb_to_id(name), 0), Qnil);
+    gen_value_in_pass(g, value, Qnil);
+}
+
+/* "name": record.send(name) (read_attribute_for_serialization is send, and
+ * so is methods:). */
+static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
+{
+    key_cache_forget(g);
+    gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
+}
+
+static bool names_include(const VALUE *names, long count, VALUE name)
+{
+    for (long i = 0; i < count; i++) {
+        if (jt_same_string(names[i], name)) return true;
+    }
+    return false;
 }
 
 /* ActiveRecord's serializable_hash(options), written as the as_json pass
  * writes its result: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). For records whose
  * serialization methods are Rails' own (checked per class and call); false,
- * with nothing written, when a name would be written twice (Ruby then builds
- * the Hash). */
+ * with nothing written, when a name would be written twice or there are more
+ * attributes than Jetson keeps on its stack (Ruby then builds the Hash). */
 static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 {
     key_cache_forget(g);
     const struct jt_record_plan *plan = record_plan(g, options);
-    VALUE names = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
-    Check_Type(names, T_ARRAY);
+    /* attribute_names_for_serialization: from the attribute set, else asked. */
+    jt_attribute_row row;
+    bool from_set = jt_attribute_names(g->attribute_access, record, &row);
+    VALUE list = Qnil;
+    if (!from_set) {
+        list = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
+        Check_Type(list, T_ARRAY);
+        /* Copied: read below while Ruby code runs. */
+        if (RARRAY_LEN(list) > JT_ATTRIBUTE_NAMES_MAX) return false;
+        row.count = RARRAY_LEN(list);
+        for (long i = 0; i < row.count; i++) row.names[i] = RARRAY_AREF(list, i);
+    }
     /* A method or association named like a kept attribute (or like each
      * other) replaces its value in place: left to Ruby. */
     for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
         VALUE extra = RARRAY_AREF(plan->extras, i);
         for (long j = 0; j < i; j++) {
-            if (rb_str_equal(RARRAY_AREF(plan->extras, j), extra) == Qtrue) return false;
+            if (jt_same_string(RARRAY_AREF(plan->extras, j), extra)) return false;
         }
-        if (list_has_string(names, extra) && plan_keeps(plan, extra)) return false;
+        if (names_include(row.names, row.count, extra) && plan_keeps(plan, extra)) return false;
     }
 
     jt_enter_container(g);
     jt_buffer_push(g->buf, '{');
     bool first = true;
+    uint32_t epoch = g->key_epoch;
     /* Attribute names are an attribute set's keys: each comes once. */
-    for (long i = 0; i < RARRAY_LEN(names); i++) {
-        VALUE name = RARRAY_AREF(names, i);
-        if (plan_keeps(plan, name)) gen_sent_pair(g, &first, record, name);
+    for (long i = 0; i < row.count; i++) {
+        VALUE name = row.names[i];
+        if (!plan_keeps(plan, name)) continue;
+        VALUE value = from_set ? jt_attribute_value(g->attribute_access, record, &row, i, g->key_epoch == epoch) : Qundef;
+        if (value == Qundef) {
+            key_cache_forget(g);
+            value = rb_funcall(record, rb_to_id(name), 0);
+        }
+        gen_pair_in_pass(g, &first, name, value);
     }
     for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
         gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));
@@ -362,6 +394,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
         VALUE pair = RARRAY_AREF(plan->includes, i);
         VALUE association = RARRAY_AREF(pair, 0);
+        key_cache_forget(g);
         VALUE records = rb_funcall(record, rb_to_id(association), 0);
         if (!RTEST(records)) continue;
         record_separator(g, &first);
@@ -371,7 +404,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     }
     g->depth--;
     jt_buffer_push(g->buf, '}');
-    RB_GC_GUARD(names);
+    RB_GC_GUARD(list);
     return true;
 }
 

@@ -100,6 +100,65 @@ module Jetson
         ::ActiveModel::Serializers::JSON if defined?(::ActiveModel::Serializers::JSON)
       end
 
+      # The native encoder reads a record's attributes from ActiveModel's
+      # attribute set (ext/jetson/attribute_set.c) only while the methods it
+      # stands in for are the stock ones. Asked once per call:
+      # [LazyAttributeSet, Attribute::Uninitialized], or nil.
+      def attribute_set_classes
+        return nil unless defined?(::ActiveModel::LazyAttributeSet) && defined?(::ActiveModel::Attribute)
+        # A private constant of Attribute's.
+        return nil unless ::ActiveModel::Attribute.const_defined?(:Uninitialized, false)
+
+        set = ::ActiveModel::LazyAttributeSet
+        methods = [set.instance_method(:keys), set.instance_method(:fetch_value), set.instance_method(:[])]
+        return nil unless methods.all? { |method| stock_definition?(method) }
+
+        [set, ::ActiveModel::Attribute.const_get(:Uninitialized, false)]
+      end
+
+      # Once per class and call: whether an attribute of this class is
+      # initialized and its value, once cast, is its @value (Attribute's own
+      # value and initialized?).
+      def stock_attribute_class?(klass)
+        attribute = ::ActiveModel::Attribute
+        klass <= attribute && %i[value initialized?].all? do |name|
+          method = klass.instance_method(name)
+          method.owner.equal?(attribute) && stock_definition?(method)
+        end
+      end
+
+      # Once per class and call: whether a record's attribute_names is
+      # ActiveRecord's (its attribute set's keys).
+      def native_attribute_names?(klass)
+        return false unless defined?(::ActiveRecord::AttributeMethods) && klass <= ::ActiveRecord::Base
+
+        method = klass.instance_method(:attribute_names)
+        method.owner.equal?(::ActiveRecord::AttributeMethods) && stock_definition?(method)
+      end
+
+      # Once per class, attribute name and call: :generated when
+      # record.send(name) is the reader ActiveRecord generated for that
+      # attribute, :primary_key when it is ActiveRecord's id and name the
+      # primary key, else nil. Both come down to _read_attribute(name).
+      def attribute_reader(klass, name)
+        return nil unless klass <= ::ActiveRecord::Base && !klass.attribute_aliases.key?(name)
+
+        read = klass.instance_method(:_read_attribute)
+        return nil unless read.owner.equal?(::ActiveRecord::AttributeMethods::Read) && stock_definition?(read)
+
+        reader = klass.instance_method(name)
+        return nil unless stock_definition?(reader)
+
+        if reader.owner.equal?(klass.send(:generated_attribute_methods))
+          :generated
+        elsif reader.owner.equal?(::ActiveRecord::AttributeMethods::PrimaryKey) && reader.name == :id &&
+              klass.primary_key == name
+          :primary_key
+        end
+      rescue NameError
+        nil
+      end
+
       private
 
       # ActiveRecord's serializable_hash and the ActiveModel methods it builds
@@ -107,6 +166,8 @@ module Jetson
       # (not ActiveRecord, or single-table inheritance, which adds an except:).
       def record_methods(klass)
         return nil unless defined?(::ActiveRecord::Base) && klass <= ::ActiveRecord::Base
+        # A record with singleton methods: its singleton class has no schema.
+        return nil if klass.singleton_class?
         return nil if klass._has_attribute?(klass.inheritance_column)
 
         @record_methods ||= [

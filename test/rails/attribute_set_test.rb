@@ -1,0 +1,161 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "jetson/rails"
+require "support/blog_models"
+
+# Jetson reads a record's attributes from ActiveModel's attribute set
+# (ext/jetson/attribute_set.c) where ActiveRecord's own methods would have
+# run. These records are in the states that decide whether it may: loaded
+# and never read (values not cast yet), read, changed, partly selected,
+# with extra selected columns, with attributes declared on the class,
+# overridden or aliased readers, another primary key, not persisted. Each
+# encoder gets its own freshly loaded records unless the test says
+# otherwise, so Jetson also meets records the stock encoder has not touched.
+class AttributeSetTest < Minitest::Test
+  STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
+
+  OPTIONS = [nil, { only: [:id, :body] }, { except: :updated_at }, { only: "body", methods: :commenter_names },
+             { include: { comments: { only: [:id, :body] } } },
+             { include: { comments: { except: :post_id, include: { commenter: { only: :name } } } } }].freeze
+
+  def setup
+    BlogModels.seed_collection(posts: 6)
+  end
+
+  def teardown
+    ActiveSupport.json_encoder = STOCK
+  end
+
+  def encode_with(encoder)
+    ActiveSupport.json_encoder = encoder
+    yield
+  ensure
+    ActiveSupport.json_encoder = STOCK
+  end
+
+  # load.call builds the records; each encoder gets its own.
+  def assert_same_json(label, load, options = OPTIONS)
+    options.each do |opts|
+      stock = encode_with(STOCK) { load.call.to_json(opts) }
+      jetson = encode_with(Jetson::RailsEncoder) { load.call.to_json(opts) }
+      assert_equal stock, jetson, "#{label}, options #{opts.inspect}"
+    end
+  end
+
+  def test_records_never_read
+    assert_same_json("fresh", -> { Post.order(:id).to_a })
+    assert_same_json("fresh, preloaded", -> { Post.includes(:comments, :commenters).order(:id).to_a })
+  end
+
+  def test_jetson_first_then_stock_on_the_same_records
+    posts = Post.includes(comments: :commenter).order(:id).to_a
+    OPTIONS.each do |opts|
+      jetson = encode_with(Jetson::RailsEncoder) { posts.to_json(opts) }
+      stock = encode_with(STOCK) { posts.to_json(opts) }
+      assert_equal stock, jetson, opts.inspect
+      assert_equal stock, encode_with(Jetson::RailsEncoder) { posts.to_json(opts) }, "again, #{opts.inspect}"
+    end
+  end
+
+  def test_records_partly_read_and_changed
+    load = lambda do
+      posts = Post.includes(:comments).order(:id).to_a
+      posts[0].body # cast, then read from the Attribute
+      posts[1].body = "changed <b>"
+      posts[2].comments.first.body = "a changed comment"
+      posts[3].updated_at = Time.utc(2030, 1, 2, 3, 4, 5)
+      posts[4].send(:attribute_names) # every attribute materialized
+      posts
+    end
+    assert_same_json("read and changed", load)
+  end
+
+  def test_selected_columns
+    assert_same_json("some columns", -> { Post.select(:id, :body).order(:id).to_a }, [nil, { only: :body }])
+    assert_same_json("one column", -> { Post.select(:body).order(:id).to_a }, [nil])
+    assert_same_json("extra column", lambda {
+      Post.select("posts.*, length(posts.body) AS body_length, 'x' AS id_text").order(:id).to_a
+    })
+    assert_same_json("extra and missing columns", -> { Post.select("id, upper(body) AS loud").order(:id).to_a }, [nil])
+  end
+
+  def test_attributes_declared_on_the_class
+    declared = Class.new(Post) do
+      def self.name = "DeclaredPost"
+      attribute :mood, :string, default: "calm"
+      attribute :score, :integer
+    end
+    assert_same_json("declared attributes", -> { declared.order(:id).to_a })
+    assert_same_json("declared, assigned", lambda {
+      declared.order(:id).to_a.each_with_index { |post, i| post.score = i if i.odd? }
+    })
+  end
+
+  def test_readers_that_are_not_activerecords
+    overridden = Class.new(Post) do
+      def self.name = "OverriddenPost"
+      def body = "[#{super}]"
+      def id = super * 10
+    end
+    prepended = Class.new(Post) do
+      def self.name = "PrependedPost"
+      prepend(Module.new { def body = super&.upcase })
+    end
+    aliased = Class.new(Post) do
+      def self.name = "AliasedPost"
+      alias_attribute :content, :body
+    end
+    [overridden, prepended, aliased].each do |klass|
+      assert_same_json(klass.name, -> { klass.order(:id).to_a })
+    end
+    assert_same_json("aliased, methods:", -> { aliased.order(:id).to_a }, [{ methods: :content }])
+    assert_same_json("singleton reader", lambda {
+      Post.order(:id).to_a.tap { |posts| posts[1].define_singleton_method(:body) { "mine" } }
+    })
+  end
+
+  def test_another_primary_key
+    connection = ActiveRecord::Base.connection
+    unless connection.table_exists?(:codes)
+      connection.create_table(:codes, id: false) do |t|
+        t.string :code, primary_key: true
+        t.integer :id
+        t.string :label
+      end
+    end
+    coded = Class.new(ActiveRecord::Base) do
+      def self.name = "Code"
+      self.table_name = "codes"
+    end
+    coded.delete_all
+    3.times { |i| coded.create!(code: "c#{i}", id: 100 + i, label: "label #{i}") }
+    assert_same_json("primary key code", -> { coded.order(:code).to_a }, [nil, { only: [:id, :code] }])
+  end
+
+  def test_records_not_from_the_database
+    assert_same_json("new records", -> { [Post.new(body: "new"), Post.new] })
+    created = Post.create!(body: "created")
+    assert_same_json("created", -> { [created] })
+  ensure
+    created&.destroy
+  end
+
+  def test_methods_that_change_records_before_their_includes_are_written
+    changing = Class.new(Post) do
+      def self.name = "ChangingPost"
+      has_many :comments, foreign_key: :post_id, inverse_of: false
+      def shout
+        comments.each { |comment| comment.body = comment.body.upcase }
+        "changed"
+      end
+    end
+    assert_same_json("changing", -> { changing.includes(:comments).order(:id).to_a },
+                     [{ methods: :shout, include: { comments: { only: [:id, :body] } } }])
+  end
+
+  def test_records_with_many_columns_go_through_ruby
+    columns = (0...70).map { |i| "#{i} AS extra_#{i}" }.join(", ")
+    assert_same_json("wide", -> { Post.select("posts.*, #{columns}").order(:id).limit(2).to_a }, [nil, { except: :body }])
+  end
+end
