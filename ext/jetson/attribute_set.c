@@ -180,7 +180,10 @@ static long row_index(const jt_attribute_row *row, VALUE key, long hint)
         if (row->names[i] == key) return i;
     }
     if (!plain_string(key)) return -1;
-    for (long i = 0; i < row->count; i++) {
+    for (long i = hint; i < row->count; i++) {
+        if (jt_same_string(row->names[i], key)) return i;
+    }
+    for (long i = 0; i < hint; i++) {
         if (jt_same_string(row->names[i], key)) return i;
     }
     return -1;
@@ -255,8 +258,9 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
 static VALUE cast_value(jt_attribute_access *a, VALUE set, VALUE attribute, VALUE name)
 {
     if (attribute != Qundef) {
-        if (attribute_state(a, attribute) != 1 || !rb_ivar_defined(attribute, h.ivar_value)) return Qundef;
-        return rb_ivar_get(attribute, h.ivar_value);
+        if (attribute_state(a, attribute) != 1) return Qundef;
+        VALUE value = rb_attr_get(attribute, h.ivar_value);
+        return !NIL_P(value) || rb_ivar_defined(attribute, h.ivar_value) ? value : Qundef;
     }
     VALUE casted = rb_attr_get(set, h.ivar_casted_values);
     return plain_hash(casted) ? rb_hash_lookup2(casted, name, Qundef) : Qundef;

@@ -13,6 +13,7 @@
 
 #define JT_PROFILE_CACHE 8
 #define JT_RECORD_PLANS 4
+#define JT_PLAN_DECIDED 16
 #define JT_KEY_CACHE 64
 #define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
 
@@ -24,6 +25,13 @@ struct jt_record_plan {
     VALUE options;
     VALUE only, except; /* Arrays of Strings, or Qnil */
     VALUE methods, includes, extras;
+    /* Names already decided by only:/except: (frozen Strings: the rows of a
+     * query share their key objects, so the same few recur). */
+    struct {
+        VALUE name;
+        bool keep;
+    } decided[JT_PLAN_DECIDED];
+    int decided_count;
 };
 
 /* How instances of one class without a native encoding are written, settled

@@ -248,6 +248,7 @@ static VALUE include_pairs(VALUE includes);
 static void plan_record(struct jt_record_plan *plan, VALUE options)
 {
     plan->options = options;
+    plan->decided_count = 0;
     plan->only = plan->except = Qnil;
     plan->methods = plan->includes = plan->extras = rb_ary_new();
     if (NIL_P(options) || RHASH_SIZE(options) == 0) return; /* options.blank? */
@@ -267,7 +268,7 @@ static void plan_record(struct jt_record_plan *plan, VALUE options)
     }
 }
 
-static const struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
+static struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
 {
     for (int i = 0; i < g->record_plan_count; i++) {
         if (g->record_plans[i].options == options) return &g->record_plans[i];
@@ -278,11 +279,20 @@ static const struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
 }
 
 /* Whether serializable_hash keeps this attribute: names & only, or names - except. */
-static bool plan_keeps(const struct jt_record_plan *plan, VALUE name)
+static bool plan_keeps(struct jt_record_plan *plan, VALUE name)
 {
-    if (!NIL_P(plan->only)) return list_has_string(plan->only, name);
-    if (!NIL_P(plan->except)) return !list_has_string(plan->except, name);
-    return true;
+    if (NIL_P(plan->only) && NIL_P(plan->except)) return true;
+    for (int i = 0; i < plan->decided_count; i++) {
+        if (plan->decided[i].name == name) return plan->decided[i].keep;
+    }
+    bool keep = !NIL_P(plan->only) ? list_has_string(plan->only, name) : !list_has_string(plan->except, name);
+    /* Kept alive by the plan being on the C stack. */
+    if (plan->decided_count < JT_PLAN_DECIDED && RB_TYPE_P(name, T_STRING) && OBJ_FROZEN(name)) {
+        plan->decided[plan->decided_count].name = name;
+        plan->decided[plan->decided_count].keep = keep;
+        plan->decided_count++;
+    }
+    return keep;
 }
 
 /* serializable_add_includes' normalisation: [[association, options], ...]. */
@@ -350,7 +360,7 @@ static bool names_include(const VALUE *names, long count, VALUE name)
 static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 {
     key_cache_forget(g);
-    const struct jt_record_plan *plan = record_plan(g, options);
+    struct jt_record_plan *plan = record_plan(g, options);
     /* attribute_names_for_serialization: from the attribute set, else asked. */
     jt_attribute_row row;
     bool from_set = jt_attribute_names(g->attribute_access, record, &row);
