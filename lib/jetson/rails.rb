@@ -15,6 +15,25 @@ module Jetson
   #
   # or, in a Rails app, `config.jetson.rails_encoder = true` (see Jetson::Railtie).
   module Rails
+    # Where the stock definitions live; a definition found elsewhere when this
+    # file loads (an app's override loaded first) disables that fast path.
+    STOCK_SOURCES = %r{/(?:active_support|active_model|active_record)/|/time\.rb\z}
+
+    # [owner, name, owner's method, whether it is defined where the stock one
+    # lives], the last settled once here rather than on every check.
+    def self.capture_methods(list)
+      list.map do |owner, name|
+        method = owner.instance_method(name)
+        [owner, name, method, stock_definition?(method)].freeze
+      end.freeze
+    end
+
+    def self.stock_definition?(method)
+      path = method.source_location&.first
+      path.nil? || STOCK_SOURCES.match?(path)
+    end
+    private_class_method :capture_methods, :stock_definition?
+
     # The methods each native fast path stands in for, as found when this file
     # was loaded. A class keeps its fast path only while looking these up from
     # it still finds the same definitions (see stock?); anything redefined,
@@ -27,12 +46,7 @@ module Jetson
       float: [[::Float, :as_json]],
       hash: [[::Hash, :as_json]],
       array: [[::Array, :as_json]]
-    }.transform_values { |list| list.map { |owner, name| [owner, name, owner.instance_method(name)].freeze }.freeze }
-     .freeze
-
-    # Where the stock definitions live; a definition found elsewhere when this
-    # file loads (an app's override loaded first) disables that fast path.
-    STOCK_SOURCES = %r{/(?:active_support|active_model|active_record)/|/time\.rb\z}
+    }.transform_values { |list| capture_methods(list) }.freeze
 
     # Arguments for Jetson.rails_generate: this module answers stock?, then
     # the classes with native encodings.
@@ -67,10 +81,10 @@ module Jetson
                   end
         return false unless methods
 
-        methods.all? do |owner, name, stock|
+        methods.all? do |owner, name, stock, stock_source|
           # A method of klass's own line (not, e.g., Time#strftime behind a
           # TimeWithZone) must also not be overridden below its owner.
-          stock_definition?(stock) && owner.instance_method(name) == stock &&
+          stock_source && owner.instance_method(name) == stock &&
             (!(klass <= owner) || klass.instance_method(name).owner.equal?(owner))
         end
       end
@@ -170,24 +184,19 @@ module Jetson
         return nil if klass.singleton_class?
         return nil if klass._has_attribute?(klass.inheritance_column)
 
-        @record_methods ||= [
-          [::ActiveRecord::Serialization, :serializable_hash], [::ActiveRecord::Serialization, :attribute_names_for_serialization],
-          [::ActiveModel::Serialization, :read_attribute_for_serialization], [::ActiveModel::Serialization, :serializable_attributes],
-          [::ActiveModel::Serialization, :serializable_add_includes]
-        ].map { |owner, name| [owner, name, owner.instance_method(name)].freeze }.freeze
+        @record_methods ||= capture_methods(
+          [[::ActiveRecord::Serialization, :serializable_hash], [::ActiveRecord::Serialization, :attribute_names_for_serialization],
+           [::ActiveModel::Serialization, :read_attribute_for_serialization], [::ActiveModel::Serialization, :serializable_attributes],
+           [::ActiveModel::Serialization, :serializable_add_includes]]
+        )
       end
 
       # ActiveModel's as_json, captured when first needed (see active_model).
       def model_methods
         @model_methods ||= begin
           mod = active_model
-          mod && [[mod, :as_json, mod.instance_method(:as_json)].freeze].freeze
+          mod && capture_methods([[mod, :as_json]])
         end
-      end
-
-      def stock_definition?(method)
-        path = method.source_location&.first
-        path.nil? || STOCK_SOURCES.match?(path)
       end
     end
   end
