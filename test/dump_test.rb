@@ -26,6 +26,45 @@ class DumpTest < Minitest::Test
     end
   end
 
+  # io.write is Ruby code: one that changes the document's Strings while it
+  # is being written must not make Jetson read freed or moved bytes. Writes
+  # happen between values only, so every String comes out whole, either as
+  # it was or as the io left it.
+  def test_an_io_that_changes_the_document_while_it_is_written
+    strings = Array.new(40) { |i| +("é#{i}\n" * (2_000 + i)) }
+    originals = strings.map { |str| (+"") << str } # copies, not shared buffers
+    replacements = strings.each_index.map { |i| "r#{i}" }
+    sink = StringIO.new
+    sink.define_singleton_method(:write) do |chunk|
+      strings.each_with_index { |str, i| str.replace(replacements[i]) }
+      GC.start
+      # New Strings of the old sizes, to take the freed memory.
+      @junk = Array.new(80) { |i| "Q" * (8_000 + (i * 100)) }
+      super(chunk)
+    end
+    Jetson.dump(strings, sink)
+    written = JSON.parse(sink.string)
+    assert_equal strings.size, written.size
+    written.each_with_index do |value, i|
+      assert_includes [originals[i], replacements[i]], value, "element #{i}"
+    end
+    assert_equal originals.first, written.first
+    assert_equal replacements.last, written.last
+  end
+
+  # A long String is written in one piece, then the chunk goes out and the
+  # buffer shrinks back: memory stays bounded by the largest value.
+  def test_one_value_larger_than_a_chunk
+    writes = []
+    sink = Object.new
+    sink.define_singleton_method(:write) { |s| writes << s; s.bytesize }
+    sink.define_singleton_method(:flush) { self }
+    doc = ["a" * 100_000, "b" * 3, ["c" * 70_000] * 3]
+    Jetson.dump(doc, sink)
+    assert_equal JSON.generate(doc), writes.join
+    assert_operator writes.size, :>=, 4
+  end
+
   # A big document reaches the io in several bounded writes, not one String.
   def test_streaming_writes_in_chunks
     writes = []

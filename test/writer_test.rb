@@ -538,6 +538,28 @@ class WriterTest < Minitest::Test
     Array.new(6000) { |i| { "id" => i, "name" => "name #{i} é", "tags" => %w[a b], "ok" => i.even?, "f" => i / 7.0 } }
   end
 
+  # io.write runs between values, never while a value's bytes are being
+  # read: an io that changes the values it has not been given yet cannot
+  # make the writer read freed memory.
+  def test_an_io_that_changes_pending_values
+    values = Array.new(30) { |i| +("ü#{i}\t" * (3_000 + i)) }
+    originals = values.map { |str| (+"") << str }
+    io = RecordingIO.new
+    io.define_singleton_method(:write) do |*chunks|
+      values.each_with_index { |str, i| str.replace("short #{i}") }
+      GC.start
+      @junk = Array.new(60) { |i| "Q" * (12_000 + i) }
+      super(*chunks)
+    end
+    w = writer(io)
+    w.push_array { values.each { |str| w.push_value(str) } }
+    written = JSON.parse(io.string)
+    written.each_with_index do |value, i|
+      assert_includes [originals[i], "short #{i}"], value, "element #{i}"
+    end
+    assert_equal originals.first, written.first
+  end
+
   def test_streaming_into_an_io_in_chunks
     doc = big_document
     io = RecordingIO.new

@@ -13,9 +13,11 @@ static VALUE utf8_str_new(const char *ptr, size_t len)
 static void jt_buffer_flush(jt_buffer *b)
 {
     if (b->len == 0) return;
-    /* A fresh String per chunk: the io may keep the object it was given. */
-    rb_io_write(b->io, utf8_str_new(b->ptr, b->len));
+    /* A fresh String per chunk: the io may keep the object it was given. It
+     * is counted as sent before the write, which may raise after taking it. */
+    VALUE chunk = utf8_str_new(b->ptr, b->len);
     b->len = 0;
+    rb_io_write(b->io, chunk);
 }
 
 /* Moves the contents into a heap String of at least `capa` bytes. The String is
@@ -37,14 +39,6 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
 
 JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
 {
-    if (b->io != Qnil) {
-        jt_buffer_flush(b);
-        if (b->capa >= need && b->heap) return;
-        size_t capa = need > JT_IO_CHUNK_SIZE ? need : JT_IO_CHUNK_SIZE;
-        if (capa > b->capa || !b->heap) jt_buffer_spill(b, capa);
-        return;
-    }
-
     if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
     size_t required = b->len + need;
     size_t capa = b->heap ? b->capa : b->spill_capa;
@@ -55,11 +49,12 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
     jt_buffer_spill(b, capa);
 }
 
-/* Only for streaming: a payload larger than a chunk goes straight to the io. */
-void jt_buffer_append_large(jt_buffer *b, const char *src, size_t n)
+JT_NOINLINE void jt_buffer_send_chunk(jt_buffer *b)
 {
     jt_buffer_flush(b);
-    rb_io_write(b->io, utf8_str_new(src, n));
+    /* A large value grew the buffer: back to the first size, so that
+     * streaming a long document keeps its memory bounded. */
+    if (b->heap && b->capa > 4 * b->spill_capa) jt_buffer_spill(b, b->spill_capa);
 }
 
 VALUE jt_buffer_finish(jt_buffer *b)

@@ -7,7 +7,11 @@
  * memory and cost one String allocation at the end. Larger ones spill into a
  * hidden Ruby String that becomes the result itself (no final copy), and
  * which the GC reclaims if generation raises half-way (no rb_ensure needed).
- * With an io, full chunks are written out so memory stays bounded. */
+ *
+ * With an io, the bytes go out a chunk at a time, but only at safe points
+ * (jt_buffer_safe_point), never from inside an append: io.write is Ruby code,
+ * which may change or free the String whose bytes are being copied or
+ * escaped. Memory stays bounded by a chunk plus the largest single value. */
 typedef struct jt_buffer {
     char *ptr;
     size_t len;
@@ -15,10 +19,14 @@ typedef struct jt_buffer {
     VALUE heap;          /* backing String once spilled, else 0 */
     VALUE io;            /* Qnil unless streaming */
     size_t spill_capa;   /* first heap size (buffer_initial_length) */
+    size_t flush_at;     /* with an io: the length that sends a chunk; else SIZE_MAX */
 } jt_buffer;
 
 #define JT_STACK_BUFFER_SIZE 2048
 #define JT_IO_CHUNK_SIZE 16384
+/* A chunk is sent once this much is pending, at the next safe point: values
+ * up to the rest of a chunk then fit without growing the buffer. */
+#define JT_IO_FLUSH_AT (JT_IO_CHUNK_SIZE / 4 * 3)
 #define JT_COPY_OUT_SIZE (1024 * 1024) /* see jt_buffer_finish */
 
 JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length)
@@ -29,11 +37,24 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->heap = 0;
     b->io = NIL_P(io) ? Qnil : io;
     b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
+    b->flush_at = SIZE_MAX;
+    if (!NIL_P(io)) {
+        b->spill_capa = JT_IO_CHUNK_SIZE;
+        b->flush_at = JT_IO_FLUSH_AT;
+    }
 }
 
 void jt_buffer_grow(jt_buffer *b, size_t need);
-void jt_buffer_append_large(jt_buffer *b, const char *src, size_t n);
+void jt_buffer_send_chunk(jt_buffer *b);
 VALUE jt_buffer_finish(jt_buffer *b);
+
+/* Streaming: called where the writer holds no pointer into a Ruby object or
+ * into the buffer (between values); sends the pending bytes once they fill a
+ * chunk. Runs Ruby code (io.write) then. */
+JT_INLINE void jt_buffer_safe_point(jt_buffer *b)
+{
+    if (RB_UNLIKELY(b->len >= b->flush_at)) jt_buffer_send_chunk(b);
+}
 
 JT_INLINE void jt_buffer_reserve(jt_buffer *b, size_t n)
 {
@@ -54,10 +75,6 @@ JT_INLINE void jt_buffer_push_unsafe(jt_buffer *b, char c)
 
 JT_INLINE void jt_buffer_append(jt_buffer *b, const char *src, size_t n)
 {
-    if (RB_UNLIKELY(n > JT_IO_CHUNK_SIZE && b->io != Qnil)) {
-        jt_buffer_append_large(b, src, n);
-        return;
-    }
     jt_buffer_reserve(b, n);
     memcpy(b->ptr + b->len, src, n);
     b->len += n;
@@ -69,11 +86,6 @@ JT_INLINE void jt_buffer_append(jt_buffer *b, const char *src, size_t n)
 JT_INLINE void jt_buffer_append_str(jt_buffer *b, VALUE str)
 {
     size_t n = (size_t)RSTRING_LEN(str);
-    if (RB_UNLIKELY(n > JT_IO_CHUNK_SIZE && b->io != Qnil)) {
-        /* not embedded at that size: its bytes do not move with the object */
-        jt_buffer_append_large(b, RSTRING_PTR(str), n);
-        return;
-    }
     jt_buffer_reserve(b, n);
     memcpy(b->ptr + b->len, RSTRING_PTR(str), n);
     b->len += n;

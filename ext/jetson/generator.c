@@ -161,10 +161,6 @@ static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_cla
 }
 
 
-
-
-
-
 static bool profile_responds_to_json(const struct jt_class_profile *p, VALUE obj)
 {
     return p->respond_to_is_stock ? p->responds_to_json : rb_respond_to(obj, jt.id_to_json);
@@ -286,9 +282,6 @@ void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
     }
     write_string_bytes(g, str);
 }
-
-
-
 
 
 void jt_write_string_bytes(jt_gen *g, VALUE str)
@@ -536,12 +529,6 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
 }
 
 
-
-
-
-
-
-
 void jt_gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
@@ -647,7 +634,6 @@ static void gen_float(jt_gen *g, VALUE obj)
 }
 
 
-
 /* JSON::Fragment when the json gem is loaded: pasted like our own. */
 static bool is_json_gem_fragment(VALUE klass)
 {
@@ -728,21 +714,6 @@ static void gen_fallback(jt_gen *g, VALUE obj)
     }
     gen_as_string(g, p, obj);
 }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 /* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
@@ -865,6 +836,7 @@ JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
  * call overhead. */
 JT_INLINE void gen_element(jt_gen *g, VALUE obj)
 {
+    jt_buffer_safe_point(g->buf);
     if (RB_SPECIAL_CONST_P(obj)) {
         if (RB_FIXNUM_P(obj)) {
             gen_fixnum(g, obj);

@@ -169,6 +169,7 @@ static VALUE writer_initialize(int argc, VALUE *argv, VALUE self)
     w->buf.len = 0;
     w->buf.capa = capa;
     w->buf.spill_capa = capa;
+    w->buf.flush_at = NIL_P(io) ? SIZE_MAX : JT_IO_FLUSH_AT;
 
     w->frame_capa = 16;
     w->frames = ALLOC_N(unsigned char, w->frame_capa);
@@ -311,6 +312,8 @@ static VALUE run_op(VALUE arg)
     jt_gen g;
     gen_init(&g, w, key_storage);
     unsigned char *frame = innermost_frame(w);
+    /* Nothing of this op is written yet: a full chunk may go out. */
+    jt_buffer_safe_point(b);
 
     switch (op->kind) {
         case OP_KEY:
