@@ -115,6 +115,25 @@ class AttributeSetTest < Minitest::Test
     })
   end
 
+  def test_every_column_type_read_natively_after_a_first_encoding
+    Sample.delete_all
+    rng = Random.new(Minitest.seed)
+    12.times do |i|
+      Sample.create!(title: ["t#{i} <&>", nil].sample(random: rng), count: rng.rand(-50..50), big: 2**40 + i,
+                     ratio: [i / 3.0, nil].sample(random: rng), price: BigDecimal("#{i}.125"),
+                     flag: [true, false, nil].sample(random: rng), day: Date.new(2024, 1, 1) + i,
+                     at: Time.utc(2024, 1, 1, 12) + (i * 3661.25), clock: Time.utc(2000, 1, 1, i, 30),
+                     data: [{ "k" => [i, "v", nil] }, [1.5], "s", nil].sample(random: rng))
+    end
+    load = -> { Sample.order(:id).to_a }
+    assert_same_json("samples", load, [nil, { except: :data }])
+    # The second encoding of the same records reads the values cast by the first.
+    samples = load.call
+    first = encode_with(Jetson::RailsEncoder) { samples.to_json }
+    assert_equal encode_with(STOCK) { load.call.to_json }, first
+    assert_equal first, encode_with(Jetson::RailsEncoder) { samples.to_json }
+  end
+
   def test_another_primary_key
     connection = ActiveRecord::Base.connection
     unless connection.table_exists?(:codes)
