@@ -10,7 +10,7 @@ static VALUE utf8_str_new(const char *ptr, size_t len)
     return str;
 }
 
-static void jt_buffer_flush(jt_buffer *b)
+void jt_buffer_flush(jt_buffer *b)
 {
     if (b->len == 0) return;
     /* A fresh String per chunk: the io may keep the object it was given. It
@@ -49,12 +49,17 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
     jt_buffer_spill(b, capa);
 }
 
+void jt_buffer_shrink(jt_buffer *b, size_t capa)
+{
+    if (b->len == 0 && b->heap && b->capa > capa) jt_buffer_spill(b, capa);
+}
+
 JT_NOINLINE void jt_buffer_send_chunk(jt_buffer *b)
 {
     jt_buffer_flush(b);
     /* A large value grew the buffer: back to the first size, so that
      * streaming a long document keeps its memory bounded. */
-    if (b->heap && b->capa > 4 * b->spill_capa) jt_buffer_spill(b, b->spill_capa);
+    if (b->capa > 4 * b->spill_capa) jt_buffer_shrink(b, b->spill_capa);
 }
 
 VALUE jt_buffer_finish(jt_buffer *b)

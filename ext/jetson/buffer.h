@@ -46,6 +46,10 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
 
 void jt_buffer_grow(jt_buffer *b, size_t need);
 void jt_buffer_send_chunk(jt_buffer *b);
+/* Streaming: writes the pending bytes to the io (Ruby code) as a new String. */
+void jt_buffer_flush(jt_buffer *b);
+/* An emptied heap buffer larger than capa goes back to capa bytes. */
+void jt_buffer_shrink(jt_buffer *b, size_t capa);
 VALUE jt_buffer_finish(jt_buffer *b);
 
 /* Streaming: called where the writer holds no pointer into a Ruby object or

@@ -234,12 +234,18 @@ static VALUE string_list(VALUE list)
     return out;
 }
 
-static bool list_has_string(VALUE list, VALUE str)
+static bool names_include(const VALUE *names, long count, VALUE name)
 {
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        if (jt_same_string(RARRAY_AREF(list, i), str)) return true;
+    for (long i = 0; i < count; i++) {
+        if (jt_same_string(names[i], name)) return true;
     }
     return false;
+}
+
+/* The lists are Jetson's own Arrays (string_list), out of Ruby code's reach. */
+static bool list_has_string(VALUE list, VALUE str)
+{
+    return names_include(RARRAY_CONST_PTR(list), RARRAY_LEN(list), str);
 }
 
 
@@ -343,14 +349,6 @@ static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
     gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
 }
 
-static bool names_include(const VALUE *names, long count, VALUE name)
-{
-    for (long i = 0; i < count; i++) {
-        if (jt_same_string(names[i], name)) return true;
-    }
-    return false;
-}
-
 /* ActiveRecord's serializable_hash(options), written as the as_json pass
  * writes its result: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). For records whose
@@ -393,10 +391,10 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
         if (!plan_keeps(plan, name)) continue;
         VALUE value = from_set ? jt_attribute_value(g->attribute_access, record, &row, i, g->key_epoch == epoch) : Qundef;
         if (value == Qundef) {
-            key_cache_forget(g);
-            value = rb_funcall(record, rb_to_id(name), 0);
+            gen_sent_pair(g, &first, record, name);
+        } else {
+            gen_pair_in_pass(g, &first, name, value);
         }
-        gen_pair_in_pass(g, &first, name, value);
     }
     for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
         gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));

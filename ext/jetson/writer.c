@@ -264,15 +264,8 @@ static void write_prefix(jt_writer *w, jt_gen *g, VALUE key)
 /* Hands the pending bytes to the io, then io.flush when it has one. */
 static void flush_to_io(jt_writer *w)
 {
-    jt_buffer *b = &w->buf;
-    if (b->len > 0) {
-        VALUE chunk = rb_utf8_str_new(b->ptr, (long)b->len);
-        /* Cleared first: io.write may keep the chunk, and what it was given
-         * is out of our hands whether or not it raises. */
-        b->len = 0;
-        rb_io_write(b->io, chunk);
-    }
-    if (rb_respond_to(b->io, rb_intern("flush"))) rb_funcall(b->io, rb_intern("flush"), 0);
+    jt_buffer_flush(&w->buf);
+    if (rb_respond_to(w->buf.io, rb_intern("flush"))) rb_funcall(w->buf.io, rb_intern("flush"), 0);
 }
 
 /* A long string or deep indent may have grown the buffer past a chunk; with
@@ -282,14 +275,8 @@ static void trim_io_buffer(jt_writer *w)
 {
     jt_buffer *b = &w->buf;
     if (b->capa <= JT_IO_CHUNK_SIZE) return;
-    if (b->len > 0) {
-        VALUE chunk = rb_utf8_str_new(b->ptr, (long)b->len);
-        b->len = 0;
-        rb_io_write(b->io, chunk);
-    }
-    rb_str_resize(b->heap, JT_IO_CHUNK_SIZE);
-    b->ptr = RSTRING_PTR(b->heap);
-    b->capa = JT_IO_CHUNK_SIZE;
+    jt_buffer_flush(b);
+    jt_buffer_shrink(b, JT_IO_CHUNK_SIZE);
 }
 
 enum writer_op_kind { OP_KEY, OP_VALUE, OP_JSON, OP_OBJECT, OP_ARRAY, OP_POP, OP_FLUSH };
