@@ -61,11 +61,34 @@ class SafetyTest < Minitest::Test
     script = <<~RUBY
       $VERBOSE = nil
       require "jetson"
-      ractors = 2.times.map { |i| Ractor.new(i) { |n| Jetson.generate({ "n" => n, "s" => "é" * n }) } }
+      ractors = 2.times.map do |i|
+        Ractor.new(i) do |n|
+          # Symbol keys and values: each Ractor has its own Symbol name cache.
+          Jetson.generate([{ "n" => n, "s" => "é" * n }, { sym_key: :sym_value, other: [:a, :b] }])
+        end
+      end
       print ractors.map(&:take).join(",")
     RUBY
     out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "-I", File.expand_path("../lib", __dir__), "-e", script], err: File::NULL, &:read)
-    assert_equal '{"n":0,"s":""},{"n":1,"s":"é"}', out.force_encoding("UTF-8")
+    expected = [0, 1].map { |n| JSON.generate([{ "n" => n, "s" => "é" * n }, { sym_key: :sym_value, other: %i[a b] }]) }
+    assert_equal expected.join(","), out.force_encoding("UTF-8")
+  end
+
+  # Symbol names are cached per Ractor (symbol_names.c); compaction must not
+  # leave a cached name behind, and Symbols sharing a slot must not mix.
+  def test_symbol_names_survive_compaction_and_collisions
+    skip "no GC.compact" unless GC.respond_to?(:compact)
+    # Symbol literals in parsed code are static Symbols (String#to_sym makes
+    # dynamic ones); more of them than the cache has slots.
+    before = ObjectSpace.count_objects[:T_SYMBOL]
+    names = eval("[#{Array.new(1200) { |i| ":jetson_static_symbol_#{i}" }.join(", ")}]") # rubocop:disable Security/Eval
+    assert_operator ObjectSpace.count_objects[:T_SYMBOL] - before, :<, 100, "expected static Symbols"
+    doc = names.each_with_index.to_h { |name, i| [name, i.even? ? name : i] }
+    expected = JSON.generate(doc)
+    assert_equal expected, Jetson.generate(doc)
+    GC.compact
+    assert_equal expected, Jetson.generate(doc)
+    assert_equal JSON.generate(names.reverse), Jetson.generate(names.reverse)
   end
 
   # require "jetson" defines Jetson and nothing else: no constants, no methods

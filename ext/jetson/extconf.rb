@@ -14,6 +14,8 @@ if ENV["JETSON_ASAN"]
 end
 
 have_func("rb_ext_ractor_safe", "ruby.h")
+# Declared only in Ruby's internal headers; see gen_pairs_unguarded.
+have_func("rb_hash_stlike_foreach")
 
 # numbers.c includes a power-of-ten table computed here with exact Integer
 # arithmetic; the build directory is on the include path.

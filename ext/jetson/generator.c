@@ -1,6 +1,12 @@
 #include "generator_internal.h"
 #include <math.h>
 
+#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+/* Exported by libruby (2.7 and later) but declared only in its internal
+ * headers: the table walk of rb_hash_foreach without its guard. */
+int rb_hash_stlike_foreach(VALUE hash, st_foreach_callback_func *func, st_data_t arg);
+#endif
+
 
 JT_INLINE struct jt_key_entry *key_cache_slot(jt_gen *g, VALUE key)
 {
@@ -96,7 +102,7 @@ static VALUE config_to_hash(const jt_config *cfg, long depth)
 
 static VALUE call_to_json(jt_gen *g, VALUE obj)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     if (!RTEST(g->vstate)) {
         VALUE json_state = json_gem_state_class();
         if (NIL_P(json_state)) {
@@ -174,7 +180,7 @@ static bool profile_generic_to_json(struct jt_class_profile *p, VALUE obj)
 
 static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     VALUE args[2] = { obj, is_key };
     return rb_proc_call_with_block(g->cfg->as_json, 2, args, Qnil);
 }
@@ -216,7 +222,7 @@ static VALUE encode_failed(VALUE str, VALUE error)
  * transcoded, and failure to transcode is a GeneratorError. */
 JT_NOINLINE VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     if (!as_json_called && g->cfg->strict && RTEST(g->cfg->as_json)) {
         VALUE coerced = call_as_json(g, str, Qfalse);
         if (coerced != str) {
@@ -382,7 +388,7 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
     /* Rails mode checks the Hash ActiveSupport would hand the json gem,
      * known once the pairs are through (see jt_rails_hash_pairs). */
     if (it->g->rails) return;
-    key_cache_forget(it->g);
+    jt_before_ruby(it->g);
     const jt_config *cfg = it->g->cfg;
     if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
         rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, it->hash,
@@ -418,7 +424,7 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
     bool as_json_called = false;
     VALUE key_str;
 
-    key_cache_forget(g);
+    jt_before_ruby(g);
     for (;;) {
         if (key_type == T_STRING) {
             if (RB_UNLIKELY(it->first_key_type != T_STRING)) on_mixed_keys(it);
@@ -427,7 +433,7 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
         }
         if (key_type == T_SYMBOL) {
             if (RB_UNLIKELY(it->first_key_type != T_SYMBOL)) on_mixed_keys(it);
-            key_str = rb_sym2str(key);
+            key_str = jt_symbol_name(&g->symbol_names, key);
             break;
         }
         if (g->cfg->strict) {
@@ -464,7 +470,7 @@ JT_INLINE void gen_key(struct hash_iter *it, VALUE key)
     int key_type = rb_type(key);
     if (key_type == T_SYMBOL || (key_type == T_STRING && RBASIC_CLASS(key) == rb_cString)) {
         if (RB_UNLIKELY(it->first_key_type != key_type)) on_mixed_keys(it);
-        VALUE key_str = key_type == T_SYMBOL ? rb_sym2str(key) : key;
+        VALUE key_str = key_type == T_SYMBOL ? jt_symbol_name(&g->symbol_names, key) : key;
         if (RB_LIKELY(string_is_json_ready(key_str))) {
             /* Short keys are cheaper to write again than to look up. */
             if (RSTRING_LEN(key_str) <= JT_KEY_CACHE_MIN) {
@@ -528,13 +534,76 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
+/* rb_hash_foreach guards the Hash for as long as it iterates: Ruby code run
+ * meanwhile (a to_json) cannot add a key and reallocate the table under it.
+ * The guard costs a rb_ensure frame per Hash and a lookup of every key again
+ * after its value is written, a fifth of the time of Hash-heavy documents.
+ * While no Ruby code runs, nothing can change the Hash, so it is walked
+ * without the guard; when Ruby code is about to run (jt_before_ruby), the
+ * outermost Hash walked that way is written again from its start, guarded.
+ * Its nested Hashes start unguarded walks of their own, unless the restart
+ * was for Ruby code that may run again in this call: then every Hash is
+ * guarded from there on, so a call writes at most one Hash twice. */
+#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+void jt_restart_guarded(jt_gen *g, bool keep_unguarded)
+{
+    jt_jmp_buf *restart = g->unguarded_restart;
+    g->unguarded_restart = NULL;
+    g->unguarded_hashes = keep_unguarded;
+    JT_LONGJMP(*restart);
+}
+
+JT_NOINLINE static void gen_pairs_unguarded(jt_gen *g, VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE),
+                                            struct hash_iter *it)
+{
+    jt_jmp_buf restart;
+    /* Not changed after setjmp, so still valid after longjmp. */
+    const size_t len = g->buf->len;
+    const long depth = g->depth;
+    const struct hash_iter start = *it;
+
+    if (JT_SETJMP(restart) == 0) {
+        g->unguarded_restart = &restart;
+        rb_hash_stlike_foreach(hash, (st_foreach_callback_func *)pair_i, (st_data_t)it);
+        g->unguarded_restart = NULL;
+        return;
+    }
+    /* Nothing but bytes, the depth and this Hash's iteration state changed
+     * (no Ruby code ran); jt_before_ruby already dropped the key cache. */
+    g->buf->len = len;
+    g->depth = depth;
+    *it = start;
+    rb_hash_foreach(hash, pair_i, (VALUE)it);
+    RB_GC_GUARD(hash);
+}
+#else
+void jt_restart_guarded(jt_gen *g, bool keep_unguarded)
+{
+    rb_bug("jetson: unguarded Hash iteration without rb_hash_stlike_foreach");
+}
+#endif
+
+JT_INLINE void gen_pairs(jt_gen *g, VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct hash_iter *it)
+{
+#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+    if (g->unguarded_restart) {
+        rb_hash_stlike_foreach(hash, (st_foreach_callback_func *)pair_i, (st_data_t)it);
+        return;
+    }
+    if (g->unguarded_hashes) {
+        gen_pairs_unguarded(g, hash, pair_i, it);
+        return;
+    }
+#endif
+    rb_hash_foreach(hash, pair_i, (VALUE)it);
+}
 
 void jt_gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
     if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
-        key_cache_forget(g);
+        jt_before_ruby(g);
         hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
         Check_Type(hash, T_HASH);
     }
@@ -552,7 +621,7 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     } else {
         struct hash_iter it = { .g = g, .hash = hash, .first = true };
         bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
-        rb_hash_foreach(hash, compact ? jt_hash_pair_compact_i : hash_pair_i, (VALUE)&it);
+        gen_pairs(g, hash, compact ? jt_hash_pair_compact_i : hash_pair_i, &it);
     }
     long depth = --g->depth;
     if (RB_UNLIKELY(cfg->object_nl)) {
@@ -613,7 +682,7 @@ static void gen_float(jt_gen *g, VALUE obj)
     }
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(isnan(value) || isinf(value))) {
-        key_cache_forget(g); /* Float#to_s may be redefined */
+        jt_before_ruby(g); /* Float#to_s may be redefined */
         if (!g->cfg->allow_nan) {
             if (g->cfg->strict && RTEST(g->cfg->as_json)) {
                 VALUE replacement = call_as_json(g, obj, Qfalse);
@@ -678,7 +747,7 @@ static void gen_as_string(jt_gen *g, const struct jt_class_profile *p, VALUE obj
 /* Objects without a native encoding: their to_json, else their to_s. */
 static void gen_fallback(jt_gen *g, VALUE obj)
 {
-    key_cache_forget(g); /* respond_to?, to_json and to_s are Ruby code */
+    jt_before_ruby(g); /* respond_to?, to_json and to_s are Ruby code */
     struct jt_class_profile scratch;
     struct jt_class_profile *p = json_profile(g, obj, &scratch);
     bool has_to_json = profile_responds_to_json(p, obj);
@@ -721,7 +790,9 @@ static void gen_fallback(jt_gen *g, VALUE obj)
 static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
 {
     if (g->symbol_to_json == JT_SYMBOL_UNKNOWN) {
-        key_cache_forget(g);
+        /* Settled once per call: unguarded walks may go on afterwards. */
+        g->key_epoch++;
+        if (g->unguarded_restart) jt_restart_guarded(g, true);
         /* Both the json gem's to_json ("#{self}") and the to_s fallback end
          * in Symbol#to_s, which is the name itself unless redefined. */
         bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
@@ -782,7 +853,7 @@ again:
                 goto symbol;
             case T_STRUCT:
                 if (g->rails) goto general; /* ActiveSupport encodes a Fragment as a Struct */
-                key_cache_forget(g); /* a constant lookup may autoload */
+                jt_before_ruby(g); /* a constant lookup may autoload */
                 if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
                     gen_fragment(g, obj);
                     return;
@@ -796,10 +867,10 @@ again:
 symbol:
     if (g->cfg->strict || g->rails) {
         g->symbols_are_names = true;
-        jt_gen_string(g, rb_sym2str(obj), as_json_called);
+        jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), as_json_called);
     } else if (symbols_use_generic_to_json(g, obj)) {
         g->symbols_are_names = true;
-        jt_gen_string(g, rb_sym2str(obj), false);
+        jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), false);
     } else {
         gen_fallback(g, obj);
     }
@@ -824,7 +895,7 @@ general:
 /* A Symbol once the call has settled that Symbols are written as their names. */
 JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
 {
-    VALUE name = rb_sym2str(sym);
+    VALUE name = jt_symbol_name(&g->symbol_names, sym);
     if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
         write_ready_string(g, name);
     } else {
@@ -897,6 +968,10 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;
+    /* Not when streaming: sending a chunk to the io is Ruby code. */
+    g.unguarded_hashes = JT_UNGUARDED_HASHES && !rails && io == Qnil;
+    g.unguarded_restart = NULL;
+    g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */
     char indents_buffer[JT_INDENTS_BUFFER];

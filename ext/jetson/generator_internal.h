@@ -4,18 +4,39 @@
 /* What generator.c (the walk and json mode) and rails_walk.c (Rails mode)
  * share: the per-call context and the writers each calls in the other. */
 
+#include <setjmp.h>
 #include "generator.h"
 #include "buffer.h"
 #include "escape.h"
 #include "numbers.h"
 #include "rails.h"
 #include "attribute_set.h"
+#include "symbol_names.h"
 
 #define JT_PROFILE_CACHE 8
 #define JT_RECORD_PLANS 4
 #define JT_PLAN_DECIDED 16
 #define JT_KEY_CACHE 64
 #define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
+#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+#define JT_UNGUARDED_HASHES 1
+#else
+#define JT_UNGUARDED_HASHES 0
+#endif
+
+/* Restart points of unguarded Hash walks (one per walk, so per small Hash
+ * in an Array of them). GCC's and clang's builtins keep only the frame,
+ * stack and resume addresses, against the whole register file and signal
+ * mask state of setjmp; Ruby raises through the same builtins on x86-64. */
+#if defined(__GNUC__)
+typedef void *jt_jmp_buf[5];
+#define JT_SETJMP(env) __builtin_setjmp(env)
+#define JT_LONGJMP(env) __builtin_longjmp(env, 1)
+#else
+typedef jmp_buf jt_jmp_buf;
+#define JT_SETJMP(env) setjmp(env)
+#define JT_LONGJMP(env) longjmp(env, 1)
+#endif
 
 /* What a serializable_hash options Hash asks for, worked out once per
  * options object and call (the same Hash serves every record of a
@@ -77,7 +98,7 @@ typedef struct jt_gen {
     struct jt_class_profile profiles[JT_PROFILE_CACHE];
     int profile_count;
     /* Keys already written in this call: where their escaped, quoted bytes sit
-     * in the output (see key_cache_find). Entries count only while their epoch
+     * in the output (see key_cache_write). Entries count only while their epoch
      * matches; the epoch moves on whenever Ruby code could run. */
     struct jt_key_entry {
         VALUE key;
@@ -86,6 +107,12 @@ typedef struct jt_gen {
         uint32_t epoch;
     } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
     uint32_t key_epoch;
+    /* Hashes iterated without rb_hash_foreach's guard against changes
+     * (see gen_pairs_unguarded): allowed in this call, and where to restart
+     * while such an iteration is under way. */
+    bool unguarded_hashes;
+    jt_jmp_buf *unguarded_restart;
+    jt_symbol_names *symbol_names; /* this Ractor's, once a static Symbol is met */
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
     /* Pretty output: the indent repeated indents_depth times, prebuilt so
@@ -101,12 +128,22 @@ typedef struct jt_gen {
  * escaped again. This is sound while no Ruby code runs: the document cannot
  * change, so every key seen so far is alive and unchanged (Hash String keys
  * are frozen; Symbols are immutable) and its address cannot be reused by
- * another object. Anything that may run Ruby code calls key_cache_forget.
- * Written bytes never move relative to the start of the output, except when
- * streaming to an io, where the cache is off. */
-JT_INLINE void key_cache_forget(jt_gen *g)
+ * another object. Written bytes never move relative to the start of the
+ * output, except when streaming to an io, where the cache is off.
+ *
+ * The same holds for iterating a Hash without rb_hash_foreach's guard
+ * (gen_pairs_unguarded): sound only while no Ruby code can run.
+ *
+ * So anything that may run Ruby code (to_json, as_json, to_s, respond_to?,
+ * a warning, a constant lookup, a proc) calls jt_before_ruby first. It moves
+ * the key cache on, and while an unguarded iteration is under way it does
+ * not return: it restarts the outermost such Hash with rb_hash_foreach. */
+NORETURN(void jt_restart_guarded(jt_gen *g, bool keep_unguarded));
+
+JT_INLINE void jt_before_ruby(jt_gen *g)
 {
     g->key_epoch++;
+    if (RB_UNLIKELY(g->unguarded_restart != NULL)) jt_restart_guarded(g, false);
 }
 
 struct hash_iter {

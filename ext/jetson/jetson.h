@@ -3,6 +3,7 @@
 
 #include <ruby.h>
 #include <ruby/encoding.h>
+#include <ruby/ractor.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,6 +41,7 @@ typedef struct jt_handles {
           sym_model, sym_hash, sym_array, sym_only, sym_except, sym_root,
           sym_record, sym_methods, sym_include;
     VALUE pretty_indent, pretty_space, pretty_nl; /* frozen, registered GC roots */
+    rb_ractor_local_key_t symbol_names_key; /* see symbol_names.h */
     int utf8_encindex, usascii_encindex, binary_encindex;
 } jt_handles;
 

@@ -19,7 +19,7 @@ static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_cl
 
 static VALUE rails_call_as_json(jt_gen *g, VALUE obj)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     VALUE options = g->as_json_options;
     if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
     return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
@@ -42,12 +42,12 @@ static bool rails_container_stock(jt_gen *g, VALUE obj, enum jt_rails_kind kind)
     signed char *cached = kind == JT_RAILS_HASH ? &g->rails_hash_stock : &g->rails_array_stock;
     if (klass == (kind == JT_RAILS_HASH ? rb_cHash : rb_cArray)) {
         if (RB_UNLIKELY(*cached < 0)) {
-            key_cache_forget(g);
+            jt_before_ruby(g);
             *cached = jt_rails_stock(klass, kind, g->rails);
         }
         return *cached;
     }
-    key_cache_forget(g);
+    jt_before_ruby(g);
     struct jt_class_profile scratch;
     struct jt_class_profile *p = rails_profile(g, obj, &scratch);
     return p->rails_kind == kind && p->rails_stock;
@@ -65,7 +65,7 @@ static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
     VALUE error = rb_errinfo();
     if (!rb_obj_is_kind_of(error, jt.eGeneratorError)) rb_jump_tag(state);
     rb_set_errinfo(Qnil);
-    key_cache_forget(g);
+    jt_before_ruby(g);
     if (!g->deferred_error) g->deferred_error = error;
 }
 
@@ -114,7 +114,7 @@ static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
  * Symbol keys. */
 static void check_mixed_keys(jt_gen *g, VALUE hash)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
 }
 
@@ -141,7 +141,7 @@ static void encode_and_drop(jt_gen *g, VALUE value)
     size_t mark = g->buf->len;
     VALUE deferred = g->deferred_error;
     jt_gen_value(g, value);
-    key_cache_forget(g);
+    jt_before_ruby(g);
     g->buf->len = mark;
     g->deferred_error = deferred;
 }
@@ -157,7 +157,7 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
         return;
     }
 
-    key_cache_forget(g); /* to_s is Ruby code; and the pairs written are dropped */
+    jt_before_ruby(g); /* to_s is Ruby code; and the pairs written are dropped */
     g->buf->len = start;
     g->deferred_error = deferred_before; /* with any error they deferred */
     VALUE pairs = rb_ary_new_capa((long)RHASH_SIZE(hash));
@@ -186,7 +186,7 @@ static VALUE rails_subset(jt_gen *g, VALUE hash)
     VALUE options = g->as_json_options;
     if (NIL_P(options)) return hash;
     if (!RTEST(rb_hash_lookup(options, jt.sym_only)) && !RTEST(rb_hash_lookup(options, jt.sym_except))) return hash;
-    key_cache_forget(g);
+    jt_before_ruby(g);
     return rb_funcall(g->rails->helper, jt.id_subset, 2, hash, options);
 }
 
@@ -206,7 +206,7 @@ static void gen_json_gem_value(jt_gen *g, VALUE value)
 void jt_rails_float(jt_gen *g, VALUE obj)
 {
     if (RB_UNLIKELY(g->rails_float_stock < 0)) {
-        key_cache_forget(g);
+        jt_before_ruby(g);
         g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
     }
     double value = RFLOAT_VALUE(obj);
@@ -345,7 +345,7 @@ static void gen_pair_in_pass(jt_gen *g, bool *first, VALUE name, VALUE value)
  * so is methods:). */
 static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
 }
 
@@ -357,7 +357,7 @@ static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
  * attributes than Jetson keeps on its stack (Ruby then builds the Hash). */
 static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     struct jt_record_plan *plan = record_plan(g, options);
     /* attribute_names_for_serialization: from the attribute set, else asked. */
     jt_attribute_row row;
@@ -402,7 +402,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
         VALUE pair = RARRAY_AREF(plan->includes, i);
         VALUE association = RARRAY_AREF(pair, 0);
-        key_cache_forget(g);
+        jt_before_ruby(g);
         VALUE records = rb_funcall(record, rb_to_id(association), 0);
         if (!RTEST(records)) continue;
         record_separator(g, &first);
@@ -420,7 +420,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
  * allows (see gen_rails_record). */
 static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
 {
-    key_cache_forget(g);
+    jt_before_ruby(g);
     struct jt_class_profile scratch;
     struct jt_class_profile *p = rails_profile(g, record, &scratch);
     if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
@@ -478,7 +478,7 @@ void jt_rails_object(jt_gen *g, VALUE obj)
         case T_STRING: jt_gen_string(g, obj, false); return;
         default: break;
     }
-    key_cache_forget(g); /* as_json and the stock checks are Ruby code */
+    jt_before_ruby(g); /* as_json and the stock checks are Ruby code */
     struct jt_class_profile scratch;
     struct jt_class_profile *p = rails_profile(g, obj, &scratch);
     if (p->rails_stock) {
