@@ -541,9 +541,11 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
  * While no Ruby code runs, nothing can change the Hash, so it is walked
  * without the guard; when Ruby code is about to run (jt_before_ruby), the
  * outermost Hash walked that way is written again from its start, guarded.
- * Its nested Hashes start unguarded walks of their own, unless the restart
- * was for Ruby code that may run again in this call: then every Hash is
- * guarded from there on, so a call writes at most one Hash twice. */
+ * After a restart for Ruby code that may run again in this call, every Hash
+ * is guarded for the rest of the call; after the one for the once-per-call
+ * Symbol check, nested Hashes start unguarded walks of their own again. So a
+ * call writes a Hash twice at most twice, and never twice per object that
+ * needs Ruby code (an Array of records with a Time each). */
 #ifdef HAVE_RB_HASH_STLIKE_FOREACH
 void jt_restart_guarded(jt_gen *g, bool keep_unguarded)
 {

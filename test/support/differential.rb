@@ -558,8 +558,12 @@ module Differential
 
     def add_warning_note(note)
       jw, kw = note
-      # Keep only the differing warnings, shortened.
-      key = [(jw - kw).uniq.map { |w| w[0, 160] }, (kw - jw).uniq.map { |w| w[0, 160] }]
+      # Both lists in full (shortened): the counts are equal (else it is a
+      # mismatch), and a set difference would hide which texts pair up,
+      # e.g. json ["JSON.generate: X", "JSON.generate: X"] against Jetson
+      # ["JSON.generate: X", "Jetson.generate: X"] (a to_json handed the
+      # json gem's State warns through the json gem).
+      key = [jw.map { |w| w[0, 160] }, kw.map { |w| w[0, 160] }]
       @warning_notes[key] = (@warning_notes[key] || 0) + 1 if @warning_notes.size < 50 || @warning_notes.key?(key)
     end
 
