@@ -69,6 +69,11 @@ class HashIterationTest < Minitest::Test
     doc = { "a" => { "b" => [1, { "c" => :sym }], "d" => :other }, "e" => { "f" => :third } }
     assert_same_as_json(doc)
     assert_same_as_json({ "x" => [doc, { "y" => Hook.new, "z" => :last }] })
+    # Settled three Hashes deep; Hashes after it are walked unguarded again,
+    # and then restarted for a Hook.
+    deep = { "a" => { "b" => { "c" => :sym, "d" => { "e" => 1 } } }, "f" => { "g" => { "h" => Hook.new } }, "i" => :j }
+    assert_same_as_json(deep)
+    assert_same_as_json([deep, deep], indent: " ", object_nl: "\n")
   end
 
   def test_values_that_need_conversion_deep_inside

@@ -541,17 +541,17 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
  * While no Ruby code runs, nothing can change the Hash, so it is walked
  * without the guard; when Ruby code is about to run (jt_before_ruby), the
  * outermost Hash walked that way is written again from its start, guarded.
- * After a restart for Ruby code that may run again in this call, every Hash
- * is guarded for the rest of the call; after the one for the once-per-call
- * Symbol check, nested Hashes start unguarded walks of their own again. So a
- * call writes a Hash twice at most twice, and never twice per object that
- * needs Ruby code (an Array of records with a Time each). */
+ * After a restart, every Hash is guarded for the rest of the call, except
+ * after the restart for the once-per-call Symbol check: Hashes met after the
+ * check is settled are walked unguarded again. So a call restarts at most
+ * twice, not once per object that needs Ruby code (an Array of records with
+ * a Time each). */
 #ifdef HAVE_RB_HASH_STLIKE_FOREACH
-void jt_restart_guarded(jt_gen *g, bool keep_unguarded)
+void jt_restart_guarded(jt_gen *g)
 {
     jt_jmp_buf *restart = g->unguarded_restart;
     g->unguarded_restart = NULL;
-    g->unguarded_hashes = keep_unguarded;
+    g->unguarded_hashes = false;
     JT_LONGJMP(*restart);
 }
 
@@ -579,7 +579,7 @@ JT_NOINLINE static void gen_pairs_unguarded(jt_gen *g, VALUE hash, int (*pair_i)
     RB_GC_GUARD(hash);
 }
 #else
-void jt_restart_guarded(jt_gen *g, bool keep_unguarded)
+void jt_restart_guarded(jt_gen *g)
 {
     rb_bug("jetson: unguarded Hash iteration without rb_hash_stlike_foreach");
 }
@@ -793,13 +793,17 @@ static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
 {
     if (g->symbol_to_json == JT_SYMBOL_UNKNOWN) {
         /* Settled once per call: unguarded walks may go on afterwards. */
-        g->key_epoch++;
-        if (g->unguarded_restart) jt_restart_guarded(g, true);
+        if (g->unguarded_restart) g->unguarded_after_symbols = true;
+        jt_before_ruby(g);
         /* Both the json gem's to_json ("#{self}") and the to_s fallback end
          * in Symbol#to_s, which is the name itself unless redefined. */
         bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
                        (!rb_respond_to(sym, jt.id_to_json) || to_json_is_generic(sym));
         g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
+        if (g->unguarded_after_symbols) {
+            g->unguarded_after_symbols = false;
+            g->unguarded_hashes = true;
+        }
     }
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
 }
@@ -973,6 +977,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     /* Not when streaming: sending a chunk to the io is Ruby code. */
     g.unguarded_hashes = JT_UNGUARDED_HASHES && !rails && io == Qnil;
     g.unguarded_restart = NULL;
+    g.unguarded_after_symbols = false;
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */

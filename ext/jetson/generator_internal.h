@@ -112,6 +112,7 @@ typedef struct jt_gen {
      * while such an iteration is under way. */
     bool unguarded_hashes;
     jt_jmp_buf *unguarded_restart;
+    bool unguarded_after_symbols; /* unguarded again once the Symbol check is settled */
     jt_symbol_names *symbol_names; /* this Ractor's, once a static Symbol is met */
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
@@ -138,12 +139,12 @@ typedef struct jt_gen {
  * a warning, a constant lookup, a proc) calls jt_before_ruby first. It moves
  * the key cache on, and while an unguarded iteration is under way it does
  * not return: it restarts the outermost such Hash with rb_hash_foreach. */
-NORETURN(void jt_restart_guarded(jt_gen *g, bool keep_unguarded));
+NORETURN(void jt_restart_guarded(jt_gen *g));
 
 JT_INLINE void jt_before_ruby(jt_gen *g)
 {
     g->key_epoch++;
-    if (RB_UNLIKELY(g->unguarded_restart != NULL)) jt_restart_guarded(g, false);
+    if (RB_UNLIKELY(g->unguarded_restart != NULL)) jt_restart_guarded(g);
 }
 
 struct hash_iter {

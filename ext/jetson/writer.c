@@ -212,6 +212,7 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
         .key_epoch = 1,
         .unguarded_hashes = JT_UNGUARDED_HASHES && w->buf.io == Qnil,
         .unguarded_restart = NULL,
+        .unguarded_after_symbols = false,
         .symbol_names = NULL,
         .symbol_to_json = JT_SYMBOL_UNKNOWN,
         .symbols_are_names = false,
