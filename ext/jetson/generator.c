@@ -388,9 +388,9 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
     /* Rails mode checks the Hash ActiveSupport would hand the json gem,
      * known once the pairs are through (see jt_rails_hash_pairs). */
     if (it->g->rails) return;
-    jt_before_ruby(it->g);
     const jt_config *cfg = it->g->cfg;
     if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
+        jt_before_ruby(it->g);
         rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, it->hash,
                    cfg->on_duplicate_key == JT_DUP_RAISE ? Qtrue : Qfalse);
     }
@@ -546,7 +546,7 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
  * check is settled are walked unguarded again. So a call restarts at most
  * twice, not once per object that needs Ruby code (an Array of records with
  * a Time each). */
-#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+#if JT_UNGUARDED_HASHES
 void jt_restart_guarded(jt_gen *g)
 {
     jt_jmp_buf *restart = g->unguarded_restart;
@@ -587,7 +587,7 @@ void jt_restart_guarded(jt_gen *g)
 
 JT_INLINE void gen_pairs(jt_gen *g, VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct hash_iter *it)
 {
-#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+#if JT_UNGUARDED_HASHES
     if (g->unguarded_restart) {
         rb_hash_stlike_foreach(hash, (st_foreach_callback_func *)pair_i, (st_data_t)it);
         return;
