@@ -20,11 +20,52 @@ void jt_buffer_flush(jt_buffer *b)
     rb_io_write(b->io, chunk);
 }
 
+/* Large documents cost memory traffic more than instructions: every page of
+ * a fresh buffer is faulted in and cleared by the kernel, and each doubling
+ * copies what is written so far. So each Ractor keeps the working buffer of
+ * its last large document (JT_SPARE_MIN..JT_SPARE_MAX bytes, at most one)
+ * and the next large document is written into it, already grown and warm;
+ * the result is an exact-size copy (jt_buffer_finish). The spare is taken
+ * out of Ractor-local storage while in use, so a nested or concurrent
+ * generate (a to_json, another thread) gets its own buffer; a generate that
+ * raises leaves the spare to the GC, and the next one starts a new spare. */
+#define JT_SPARE_MIN JT_COPY_OUT_SIZE
+#define JT_SPARE_MAX ((size_t)8 * 1024 * 1024)
+
+static VALUE take_spare(void)
+{
+    VALUE spare = rb_ractor_local_storage_value(jt.spare_buffer_key);
+    if (!NIL_P(spare)) rb_ractor_local_storage_value_set(jt.spare_buffer_key, Qnil);
+    return spare;
+}
+
+/* Frees the heap String's memory, or keeps it as the Ractor's spare. */
+static void release_heap(jt_buffer *b)
+{
+    if (b->recycle && b->capa >= JT_SPARE_MIN && b->capa <= JT_SPARE_MAX &&
+        NIL_P(rb_ractor_local_storage_value(jt.spare_buffer_key))) {
+        rb_ractor_local_storage_value_set(jt.spare_buffer_key, b->heap);
+    } else {
+        rb_str_resize(b->heap, 0);
+    }
+    b->heap = 0;
+    b->spare = false;
+}
+
 /* Moves the contents into a heap String of at least `capa` bytes. The String is
- * hidden from ObjectSpace until it is handed out as the result. */
+ * hidden from ObjectSpace until it is handed out as the result. Its length is
+ * kept at its capacity, so that rb_str_resize keeps the bytes written. */
 static void jt_buffer_spill(jt_buffer *b, size_t capa)
 {
-    if (b->heap) {
+    VALUE spare;
+    if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_spare())) {
+        if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
+        memcpy(RSTRING_PTR(spare), b->ptr, b->len);
+        if (b->heap) rb_str_resize(b->heap, 0);
+        b->heap = spare;
+        b->spare = true;
+        capa = (size_t)RSTRING_LEN(spare);
+    } else if (b->heap) {
         rb_str_resize(b->heap, (long)capa);
     } else {
         VALUE heap = rb_str_buf_new((long)capa);
@@ -74,14 +115,13 @@ VALUE jt_buffer_finish(jt_buffer *b)
         return utf8_str_new(b->ptr, b->len);
     }
     VALUE result;
-    if (b->len >= JT_COPY_OUT_SIZE) {
+    if (b->spare || b->len >= JT_COPY_OUT_SIZE) {
         /* A result this large would leave its growth buffer's pages to the
          * GC, and the next call would fault in fresh ones (measured: twice
          * the time of the copy on 5 MB). The copy is exact-size, and the
-         * working memory goes back to malloc now, still warm. */
+         * working memory stays warm: kept as the spare or back to malloc. */
         result = utf8_str_new(b->ptr, b->len);
-        rb_str_resize(b->heap, 0);
-        b->heap = 0;
+        release_heap(b);
         return result;
     }
     result = b->heap;
@@ -97,4 +137,9 @@ VALUE jt_buffer_finish(jt_buffer *b)
     rb_obj_reveal(result, rb_cString);
     b->heap = 0;
     return result;
+}
+
+void jt_init_buffer(void)
+{
+    jt.spare_buffer_key = rb_ractor_local_storage_value_newkey();
 }

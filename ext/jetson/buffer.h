@@ -20,6 +20,8 @@ typedef struct jt_buffer {
     VALUE io;            /* Qnil unless streaming */
     size_t spill_capa;   /* first heap size (buffer_initial_length) */
     size_t flush_at;     /* with an io: the length that sends a chunk; else SIZE_MAX */
+    bool recycle;        /* a large heap may come from, and go back to, the Ractor's spare */
+    bool spare;          /* heap is the Ractor's spare (see buffer.c) */
 } jt_buffer;
 
 #define JT_STACK_BUFFER_SIZE 2048
@@ -38,6 +40,8 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->io = NIL_P(io) ? Qnil : io;
     b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
     b->flush_at = SIZE_MAX;
+    b->recycle = NIL_P(io);
+    b->spare = false;
     if (!NIL_P(io)) {
         b->spill_capa = JT_IO_CHUNK_SIZE;
         b->flush_at = JT_IO_FLUSH_AT;
@@ -51,6 +55,7 @@ void jt_buffer_flush(jt_buffer *b);
 /* An emptied heap buffer larger than capa goes back to capa bytes. */
 void jt_buffer_shrink(jt_buffer *b, size_t capa);
 VALUE jt_buffer_finish(jt_buffer *b);
+void jt_init_buffer(void);
 
 /* Streaming: called where the writer holds no pointer into a Ruby object or
  * into the buffer (between values); sends the pending bytes once they fill a

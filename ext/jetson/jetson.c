@@ -1,6 +1,7 @@
 #include "jetson.h"
 #include "attribute_set.h"
 #include "generator.h"
+#include "buffer.h"
 #include "symbol_names.h"
 
 jt_handles jt;
@@ -170,6 +171,7 @@ JT_EXPORT void Init_jetson(void)
     jt.pretty_nl = frozen_string("\n");
 
     jt_init_symbol_names();
+    jt_init_buffer();
     jt_init_state();
     jt_init_builder();
     jt_init_writer();

@@ -1,0 +1,147 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rbconfig"
+
+# Documents over 1 MiB are written into a buffer each Ractor keeps between
+# calls (buffer.c's spare), and handed out as an exact-size copy. These tests
+# check that the spare never leaks into a result, and that nesting, threads,
+# exceptions, GC compaction and Ractors each get a buffer of their own.
+class LargeDocumentTest < Minitest::Test
+  MIB = 1024 * 1024
+
+  # An Array of Strings whose JSON is about `bytes` long; `tag` makes the
+  # bytes of each document differ.
+  def doc_of(bytes, tag)
+    piece = "#{tag}-é-\"quoted\"-" + ("x" * 9_000)
+    Array.new((bytes / piece.bytesize) + 1) { |i| i.even? ? piece : { "i" => i, "s" => piece } }
+  end
+
+  # Calls JSON::Coder's or Jetson's generate from inside to_json, so that the
+  # same object gives the json gem's bytes and Jetson's.
+  class Nested
+    attr_accessor :generator
+
+    def initialize(inner, &before)
+      @inner = inner
+      @before = before
+    end
+
+    def to_json(*)
+      @before&.call
+      generator.generate(@inner)
+    end
+  end
+
+  def test_documents_around_the_thresholds_in_a_row
+    sizes = [900 * 1024, MIB - 10, MIB + 10, 5 * MIB, 3 * 1024, 9 * MIB, 2 * MIB, 600 * 1024, 7 * MIB]
+    results = sizes.each_with_index.map do |bytes, i|
+      doc = doc_of(bytes, i)
+      expected = JSON.generate(doc)
+      actual = Jetson.generate(doc)
+      assert_equal expected, actual, "document #{i} (#{bytes} bytes)"
+      assert_equal Encoding::UTF_8, actual.encoding
+      [expected, actual]
+    end
+    # Each result is a String of its own: writing the later documents into
+    # the kept buffer did not change the earlier results.
+    results.each_with_index { |(expected, actual), i| assert_equal expected, actual, "result #{i} changed" }
+    results.last[1].replace("changed")
+    doc = doc_of(5 * MIB, "again")
+    assert_equal JSON.generate(doc), Jetson.generate(doc)
+  end
+
+  def test_the_same_large_document_twice_gives_two_strings
+    doc = doc_of(3 * MIB, "twice")
+    first = Jetson.generate(doc)
+    second = Jetson.generate(doc)
+    refute_same first, second
+    first.clear
+    assert_equal JSON.generate(doc), second
+  end
+
+  def test_generate_from_a_to_json_inside_a_large_document
+    inner = doc_of(2 * MIB, "inner")
+    # The nested object comes after 3 MiB of the outer document, when the
+    # outer call is writing into the kept buffer.
+    outer = [doc_of(3 * MIB, "before"), Nested.new(inner), doc_of(2 * MIB, "after"), Nested.new([1, "small"])]
+    outer.grep(Nested).each { |n| n.generator = JSON }
+    expected = JSON.generate(outer)
+    outer.grep(Nested).each { |n| n.generator = Jetson }
+    assert_equal expected, Jetson.generate(outer)
+    assert_equal expected, Jetson.generate(outer)
+    assert_equal JSON.generate(inner), Jetson.generate(inner)
+  end
+
+  def test_a_large_document_that_raises_half_way
+    failing = Nested.new([]) { raise ArgumentError, "to_json failed" }
+    failing.generator = Jetson
+    doc = [doc_of(3 * MIB, "raises"), failing]
+    3.times do
+      error = assert_raises(ArgumentError) { Jetson.generate(doc) }
+      assert_equal "to_json failed", error.message
+      GC.start
+      after = doc_of(4 * MIB, "after")
+      assert_equal JSON.generate(after), Jetson.generate(after)
+    end
+  end
+
+  def test_threads_that_switch_in_the_middle_of_large_documents
+    docs = 3.times.map do |t|
+      switching = Nested.new({ "thread" => t }) { Thread.pass }
+      [doc_of(2 * MIB, "t#{t}"), switching, doc_of(MIB, "t#{t}b")]
+    end
+    expected = docs.map do |doc|
+      doc.grep(Nested).each { |n| n.generator = JSON }
+      JSON.generate(doc)
+    end
+    docs.each { |doc| doc.grep(Nested).each { |n| n.generator = Jetson } }
+    outputs = docs.map { |doc| Thread.new { Array.new(4) { Jetson.generate(doc) } } }.map(&:value)
+    outputs.each_with_index do |results, t|
+      results.each { |out| assert_equal expected[t], out, "thread #{t}" }
+    end
+  end
+
+  def test_large_documents_survive_gc_compaction
+    skip "GC compaction unavailable" unless GC.respond_to?(:verify_compaction_references)
+    doc = doc_of(3 * MIB, "compact")
+    expected = JSON.generate(doc)
+    assert_equal expected, Jetson.generate(doc)
+    GC.verify_compaction_references(double_heap: true, toward: :empty)
+    assert_equal expected, Jetson.generate(doc)
+    GC.compact
+    assert_equal expected, Jetson.generate(doc)
+  end
+
+  def test_writer_and_io_output_of_large_documents
+    doc = doc_of(3 * MIB, "io")
+    expected = JSON.generate(doc)
+    io = StringIO.new
+    Jetson.dump(doc, io)
+    assert_equal expected, io.string
+    assert_equal expected, Jetson.generate(doc)
+    writer = Jetson::Writer.new
+    writer.push_value(doc)
+    assert_equal expected, writer.to_s
+  end
+
+  def test_ractors_generate_large_documents_side_by_side
+    skip "subprocess tests do not run under valgrind" if ENV["JETSON_MEMCHECK"]
+    skip "no Ractor" unless defined?(Ractor)
+    script = <<~RUBY
+      $VERBOSE = nil
+      require "jetson"
+      ractors = 2.times.map do |n|
+        Ractor.new(n) do |i|
+          doc = Array.new(300) { |k| "r\#{i}-\#{k}-" + ("é" * 5000) }
+          Array.new(3) { Jetson.generate(doc) }.uniq
+        end
+      end
+      print ractors.map { |r| (outs = r.take).size == 1 ? outs[0] : "different outputs" }.join("\n")
+    RUBY
+    out = IO.popen({ "RUBYOPT" => nil, "RUBYLIB" => nil },
+                   [RbConfig.ruby, "-I", File.expand_path("../lib", __dir__), "-e", script], err: File::NULL, &:read)
+    expected = 2.times.map { |i| JSON.generate(Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }) }
+    assert_equal expected.join("\n"), out.force_encoding(Encoding::UTF_8)
+  end
+end
