@@ -24,12 +24,14 @@ void jt_buffer_flush(jt_buffer *b)
  * a fresh buffer is faulted in and cleared by the kernel, and each doubling
  * copies what is written so far. So each Ractor keeps the working buffer of
  * its last large document (JT_SPARE_MIN..JT_SPARE_MAX bytes, at most one)
- * and the next large document is written into it, already grown and warm;
- * the result is an exact-size copy (jt_buffer_finish). The spare is taken
+ * and the next large document is written into it, already grown and warm,
+ * from the point where it outgrows 1 MiB; the result is an exact-size copy
+ * (jt_buffer_finish). Smaller documents keep building their result in a
+ * String of their own: a copy costs them more than it saves. The spare is taken
  * out of Ractor-local storage while in use, so a nested or concurrent
  * generate (a to_json, another thread) gets its own buffer; a generate that
  * raises leaves the spare to the GC, and the next one starts a new spare. */
-#define JT_SPARE_MIN JT_COPY_OUT_SIZE
+#define JT_SPARE_MIN (2 * JT_COPY_OUT_SIZE)
 #define JT_SPARE_MAX ((size_t)8 * 1024 * 1024)
 
 static VALUE take_spare(void)
