@@ -121,4 +121,20 @@ class BadInputTest < Minitest::Test
     arr.insert(1, shrink.new)
     assert_equal '[1,"x"]', Jetson.generate(arr)
   end
+
+  # A to_json in the middle of a run of Integers that shrinks or grows the
+  # Array: what follows is read from the Array as it is then, as the json gem
+  # does.
+  def test_a_to_json_that_changes_an_integer_array
+    build = lambda do |change|
+      arr = [1, 2, 3]
+      changer = Class.new { define_method(:to_json) { |*| change.call(arr); '"x"' } }
+      arr.insert(2, changer.new)
+      arr.concat([4, 5, 6])
+    end
+    changes = [->(a) { a.pop(2) }, ->(a) { a.push(*(7..40)) }, ->(a) { a.replace([9] * 500 + [8]) }, ->(a) { a.clear }]
+    changes.each_with_index do |change, i|
+      assert_equal JSON.generate(build.call(change)), Jetson.generate(build.call(change)), "change #{i}"
+    end
+  end
 end

@@ -65,6 +65,20 @@ class DumpTest < Minitest::Test
     assert_operator writes.size, :>=, 4
   end
 
+  # Integers are written in runs (gen_elements_compact); a run stops where a
+  # chunk is pending, so a long Array of them streams in bounded writes too.
+  def test_integer_arrays_stream_in_chunks
+    writes = []
+    sink = Object.new
+    sink.define_singleton_method(:write) { |s| writes << s; s.bytesize }
+    sink.define_singleton_method(:flush) { self }
+    doc = [Array.new(100_000) { |i| (i * 7919) - 1_000_000_000 }, "end"]
+    Jetson.dump(doc, sink)
+    assert_equal JSON.generate(doc), writes.join
+    assert_operator writes.size, :>, 50
+    assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
+  end
+
   # A big document reaches the io in several bounded writes, not one String.
   def test_streaming_writes_in_chunks
     writes = []

@@ -180,6 +180,30 @@ class GenerateTest < Minitest::Test
     assert big.valid_encoding?
   end
 
+  # Runs of Integers in compact Arrays are written by their own loop
+  # (generator.c, gen_elements_compact): every digit count and sign, runs
+  # broken by other values, and Arrays long enough to outgrow the stack
+  # buffer and every growth step of the heap one in the middle of a run.
+  def test_integer_runs_in_arrays
+    edges = [0, 1, -1, 9, 10, -10, 99, 100, 12_345, 99_999_999, 100_000_000, -100_000_000,
+             2**31, -(2**31), 2**62 - 1, -(2**62), 2**62, -(2**62) - 1, 2**64, -(2**64)]
+    assert_generate_same(edges)
+    assert_pretty_same(edges)
+    assert_generate_same(edges, indent: "\t")
+    assert_generate_same(edges, array_nl: "\n")
+    mixed = [1, nil, 2, "s", 3, 4.5, 5, [6, 7, [8]], 9, { "k" => [10, 11] }, :sym, 12, 2**70, 13, true, 14]
+    assert_generate_same(mixed)
+    assert_generate_same([nil, 1, 2], script_safe: true)
+    rng = Random.new(20_261_122)
+    [1, 2, 100, 700, 5_000, 70_000].each do |n|
+      ints = Array.new(n) { rng.rand(-(2**62)..(2**62 - 1)) >> rng.rand(0..62) }
+      assert_generate_same(ints)
+      assert_generate_same([ints, "x" * rng.rand(0..3000), ints.reverse])
+      broken = ints.each_with_index.map { |v, i| (i % 97).zero? ? [v, "v#{i}"] : v }
+      assert_generate_same(broken)
+    end
+  end
+
   def test_large_documents_match
     doc = Array.new(2000) { |i| { "id" => i, "name" => "item #{i} é", "tags" => %w[a b c], "score" => i / 7.0 } }
     assert_generate_same(doc)

@@ -634,6 +634,41 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     RB_GC_GUARD(hash);
 }
 
+/* Elements with nothing but ',' between them. Runs of Integers, the
+ * commonest elements of long Arrays, are written here directly, with the
+ * Array's elements and the buffer's end in registers: nothing in a run can
+ * run Ruby code or the GC (which may move a transient Array's elements). A
+ * run stops where the buffer may need to grow or, with an io, where a chunk
+ * is pending; the general path below does both. */
+static void gen_elements_compact(jt_gen *g, VALUE ary)
+{
+    jt_buffer *b = g->buf;
+    const size_t room = JT_LONG_MAX_CHARS + 1; /* ',' and the longest Integer */
+    long i = 0;
+    /* The length is re-read after every other element: a to_json may
+     * shrink the Array. */
+    while (i < RARRAY_LEN(ary)) {
+        const VALUE *elements = RARRAY_CONST_PTR_TRANSIENT(ary);
+        const long n = RARRAY_LEN(ary);
+        char *const start = b->ptr;
+        size_t stop = b->capa >= room ? b->capa - room + 1 : 0;
+        if (stop > b->flush_at) stop = b->flush_at;
+        char *p = start + b->len;
+        while (i < n && RB_FIXNUM_P(elements[i]) && (size_t)(p - start) < stop) {
+            *p = ',';
+            p += i > 0;
+            p += jt_write_long(FIX2LONG(elements[i]), p);
+            i++;
+        }
+        b->len = (size_t)(p - start);
+        if (i >= n) break;
+        VALUE obj = elements[i];
+        if (i > 0) jt_buffer_push(b, ',');
+        gen_element(g, obj);
+        i++;
+    }
+}
+
 void jt_gen_array(jt_gen *g, VALUE ary)
 {
     const jt_config *cfg = g->cfg;
@@ -646,12 +681,16 @@ void jt_gen_array(jt_gen *g, VALUE ary)
     }
 
     jt_buffer_push(g->buf, '[');
-    /* The length is re-read every time: a to_json may shrink the Array. */
-    for (long i = 0; i < RARRAY_LEN(ary); i++) {
-        if (i > 0) jt_buffer_push(g->buf, ',');
-        write_layout(g, cfg->array_nl);
-        write_indent(g, depth);
-        gen_element(g, RARRAY_AREF(ary, i));
+    if (RB_LIKELY(!cfg->array_nl && !cfg->indent)) {
+        gen_elements_compact(g, ary);
+    } else {
+        /* The length is re-read every time: a to_json may shrink the Array. */
+        for (long i = 0; i < RARRAY_LEN(ary); i++) {
+            if (i > 0) jt_buffer_push(g->buf, ',');
+            write_layout(g, cfg->array_nl);
+            write_indent(g, depth);
+            gen_element(g, RARRAY_AREF(ary, i));
+        }
     }
     g->depth = --depth;
     if (RB_UNLIKELY(cfg->array_nl)) {
