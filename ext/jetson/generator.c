@@ -645,8 +645,8 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
     jt_buffer *b = g->buf;
     const size_t room = JT_LONG_MAX_CHARS + 1; /* ',' and the longest Integer */
     long i = 0;
-    /* The length is re-read after every other element: a to_json may
-     * shrink the Array. */
+    /* The length is re-read after every element that is not an Integer: a
+     * to_json may shrink or grow the Array. */
     while (i < RARRAY_LEN(ary)) {
         const VALUE *elements = RARRAY_CONST_PTR_TRANSIENT(ary);
         const long n = RARRAY_LEN(ary);
