@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rbconfig"
+require_relative "support/subprocess"
 
 # Documents over 1 MiB are written into a buffer each Ractor keeps between
 # calls (buffer.c's spare), and handed out as an exact-size copy. These tests
 # check that the spare never leaks into a result, and that nesting, threads,
 # exceptions, GC compaction and Ractors each get a buffer of their own.
 class LargeDocumentTest < Minitest::Test
+  include JetsonSubprocess
+
   MIB = 1024 * 1024
 
   # An Array of Strings whose JSON is about `bytes` long; `tag` makes the
@@ -126,7 +128,6 @@ class LargeDocumentTest < Minitest::Test
   end
 
   def test_ractors_generate_large_documents_side_by_side
-    skip "subprocess tests do not run under valgrind" if ENV["JETSON_MEMCHECK"]
     skip "no Ractor" unless defined?(Ractor)
     script = <<~RUBY
       $VERBOSE = nil
@@ -139,9 +140,7 @@ class LargeDocumentTest < Minitest::Test
       end
       print ractors.map { |r| (outs = r.take).size == 1 ? outs[0] : "different outputs" }.join("\n")
     RUBY
-    out = IO.popen({ "RUBYOPT" => nil, "RUBYLIB" => nil },
-                   [RbConfig.ruby, "-I", File.expand_path("../lib", __dir__), "-e", script], err: File::NULL, &:read)
     expected = 2.times.map { |i| JSON.generate(Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }) }
-    assert_equal expected.join("\n"), out.force_encoding(Encoding::UTF_8)
+    assert_equal expected.join("\n"), ruby_output(script, quiet: true)
   end
 end

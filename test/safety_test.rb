@@ -1,18 +1,11 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rbconfig"
+require_relative "support/subprocess"
 
 # GC-safety, Ractor-safety and the promise not to touch anything outside Jetson.
 class SafetyTest < Minitest::Test
-  # Child processes must not inherit bundler/setup, which loads the gemspec.
-  CLEAN_ENV = { "RUBYOPT" => nil, "RUBYLIB" => nil }.freeze
-
-  # Under valgrind a fork-and-exec leaves a truncated report behind, and the
-  # child is not checked anyway.
-  def skip_subprocess_under_valgrind
-    skip "subprocess tests do not run under valgrind" if ENV["JETSON_MEMCHECK"]
-  end
+  include JetsonSubprocess
 
   DOC = {
     "ints" => [1, -2, 2**70], "floats" => [1.5, 1e20, -0.0], "str" => "é😀\u2028</script>" * 3,
@@ -56,7 +49,6 @@ class SafetyTest < Minitest::Test
   end
 
   def test_ractors_can_generate
-    skip_subprocess_under_valgrind
     skip "no Ractor" unless defined?(Ractor)
     script = <<~RUBY
       $VERBOSE = nil
@@ -69,9 +61,8 @@ class SafetyTest < Minitest::Test
       end
       print ractors.map(&:take).join(",")
     RUBY
-    out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "-I", File.expand_path("../lib", __dir__), "-e", script], err: File::NULL, &:read)
     expected = [0, 1].map { |n| JSON.generate([{ "n" => n, "s" => "é" * n }, { sym_key: :sym_value, other: %i[a b] }]) }
-    assert_equal expected.join(","), out.force_encoding("UTF-8")
+    assert_equal expected.join(","), ruby_output(script, quiet: true)
   end
 
   # Symbol names are cached per Ractor (symbol_names.c); compaction must not
@@ -94,7 +85,6 @@ class SafetyTest < Minitest::Test
   # require "jetson" defines Jetson and nothing else: no constants, no methods
   # on core classes, and it does not load the json gem.
   def test_nothing_outside_jetson_is_defined_or_patched
-    skip_subprocess_under_valgrind
     script = <<~RUBY
       core = [Object, Kernel, String, Symbol, Integer, Float, Hash, Array, NilClass, TrueClass, FalseClass]
       methods_before = core.to_h { |c| [c, c.instance_methods(false).sort + c.private_instance_methods(false).sort] }
@@ -105,12 +95,10 @@ class SafetyTest < Minitest::Test
       changed += core.reject { |c| c.singleton_methods.sort == singleton_before[c] }
       print [(Object.constants - constants_before).sort, changed.uniq.map(&:name), defined?(::JSON).inspect].inspect
     RUBY
-    out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "--disable-gems", "-I", File.expand_path("../lib", __dir__), "-e", script], &:read)
-    assert_equal "[[:Jetson], [], \"nil\"]", out
+    assert_equal "[[:Jetson], [], \"nil\"]", ruby_output(script, ruby_flags: ["--disable-gems"])
   end
 
   def test_works_without_the_json_gem_loaded
-    skip_subprocess_under_valgrind
     script = <<~RUBY
       require "jetson"
       custom = Class.new { def to_json(state = nil, *) = "[" + state.class.name + "," + state.depth.to_s + "]" }
@@ -118,8 +106,7 @@ class SafetyTest < Minitest::Test
       sub = Class.new(Hash)
       print Jetson.generate({ "a" => [custom.new, plain.new, :sym, sub[1, 2]] })
     RUBY
-    out = IO.popen(CLEAN_ENV, [RbConfig.ruby, "--disable-gems", "-I", File.expand_path("../lib", __dir__), "-e", script], &:read)
-    assert_equal '{"a":[[Jetson::State,2],"plain","sym",{"1":2}]}', out
+    assert_equal '{"a":[[Jetson::State,2],"plain","sym",{"1":2}]}', ruby_output(script, ruby_flags: ["--disable-gems"])
   end
 end
 
