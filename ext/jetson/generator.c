@@ -702,7 +702,7 @@ void jt_gen_array(jt_gen *g, VALUE ary)
 
 /* --- scalars ------------------------------------------------------------- */
 
-static void gen_fixnum(jt_gen *g, VALUE obj)
+JT_INLINE void gen_fixnum(jt_gen *g, VALUE obj)
 {
     jt_buffer_reserve(g->buf, JT_LONG_MAX_CHARS);
     g->buf->len += (size_t)jt_write_long(FIX2LONG(obj), g->buf->ptr + g->buf->len);
