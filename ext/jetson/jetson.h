@@ -8,6 +8,15 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Ruby's headers define memcpy as ruby_nonempty_memcpy (NULL is allowed
+ * when the size is 0), a plain `static inline` that gcc stops inlining in
+ * large functions: the fixed-size copies of the hot paths (a digit pair, a
+ * word of a key) became calls. No copy here passes NULL. */
+#if defined(__GNUC__) && defined(memcpy)
+#undef memcpy
+#define memcpy __builtin_memcpy
+#endif
+
 #ifndef RB_UNLIKELY
 #define RB_UNLIKELY(x) (x)
 #define RB_LIKELY(x) (x)
