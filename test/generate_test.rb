@@ -84,6 +84,27 @@ class GenerateTest < Minitest::Test
     assert_generate_same({ sub.new("k") => 1 })
   end
 
+  # Pairs after the first take a path of their own when the key is short
+  # (1..32 bytes) and needs no escaping; every length around its limits, with
+  # a byte that needs escaping at each position, must still be written as the
+  # json gem writes it.
+  def test_keys_of_every_short_length
+    specials = ["\"", "\\", "\n", "\u0001", "/", "é", "\u2028", "<"]
+    values = [0, -1, 2**62 - 1, -2**62, nil, "v", 1.5, [1], { a: 1 }, :sym]
+    (0..40).each do |len|
+      plain = "k" * len
+      keys = [plain, *specials.flat_map { |c| len.zero? ? [] : [0, len / 2, len - 1].uniq.map { |i| plain.dup.tap { |k| k[i] = c } } }]
+      keys.each do |key|
+        pairs = values.map.with_index { |v, i| ["#{key}#{"x" * i}", v] }
+        [pairs.to_h, pairs.to_h { |k, v| [k.to_sym, v] }, { first: 1 }.merge(pairs.to_h)].each do |hash|
+          assert_generate_same(hash)
+          assert_generate_same(hash, script_safe: true)
+          assert_generate_same(hash, ascii_only: true)
+        end
+      end
+    end
+  end
+
   def test_duplicate_keys
     h = { "a" => 1, a: 2 }
     assert_generate_same(h)

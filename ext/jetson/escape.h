@@ -97,6 +97,50 @@ JT_INLINE char *jt_quoted_slot(jt_buffer *b, size_t len)
     return dst + 1;
 }
 
+/* A string of 1..16 bytes as two words that together hold every byte (some
+ * twice, which is harmless: the check only looks for bytes that need
+ * attention), loaded with overlapping reads that never leave the string. */
+typedef struct jt_short_string {
+    uint64_t lo, hi;
+} jt_short_string;
+
+JT_INLINE jt_short_string jt_short_load(const char *src, size_t len)
+{
+    jt_short_string s;
+    if (len >= 8) {
+        memcpy(&s.lo, src, 8);
+        memcpy(&s.hi, src + len - 8, 8);
+    } else if (len >= 4) {
+        uint32_t l4, h4;
+        memcpy(&l4, src, 4);
+        memcpy(&h4, src + len - 4, 4);
+        s.lo = s.hi = l4 | ((uint64_t)h4 << 32);
+    } else {
+        uint32_t w = (unsigned char)src[0] | ((uint32_t)(unsigned char)src[len / 2] << 8) |
+                     ((uint32_t)(unsigned char)src[len - 1] << 16) | ((uint32_t)(unsigned char)src[0] << 24);
+        s.lo = s.hi = w * UINT64_C(0x100000001);
+    }
+    return s;
+}
+
+/* Stores the len bytes of s at dst, from the registers: the source may have
+ * moved since it was loaded (reserving room can run the GC). */
+JT_INLINE void jt_short_store(char *dst, size_t len, jt_short_string s)
+{
+    if (len >= 8) {
+        memcpy(dst, &s.lo, 8);
+        memcpy(dst + len - 8, &s.hi, 8);
+    } else if (len >= 4) {
+        uint32_t l4 = (uint32_t)s.lo, h4 = (uint32_t)(s.hi >> 32);
+        memcpy(dst, &l4, 4);
+        memcpy(dst + len - 4, &h4, 4);
+    } else {
+        dst[0] = (char)s.lo;
+        dst[len / 2] = (char)(s.lo >> 8);
+        dst[len - 1] = (char)(s.lo >> 16);
+    }
+}
+
 /* Writes `src` (valid UTF-8) as a quoted JSON string.
  *
  * Most strings in real documents (keys, ids, names, URLs) are short and need
@@ -106,37 +150,9 @@ JT_INLINE char *jt_quoted_slot(jt_buffer *b, size_t len)
 JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int mode)
 {
     if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
-        /* Two words that together hold every byte of the string (some
-         * twice, which is harmless: the check only looks for bytes that need
-         * attention), then stored back where they came from. */
-        uint64_t lo, hi;
-        if (len >= 8) {
-            memcpy(&lo, src, 8);
-            memcpy(&hi, src + len - 8, 8);
-        } else if (len >= 4) {
-            uint32_t l4, h4;
-            memcpy(&l4, src, 4);
-            memcpy(&h4, src + len - 4, 4);
-            lo = hi = l4 | ((uint64_t)h4 << 32);
-        } else {
-            uint32_t w = (unsigned char)src[0] | ((uint32_t)(unsigned char)src[len / 2] << 8) |
-                         ((uint32_t)(unsigned char)src[len - 1] << 16) | ((uint32_t)(unsigned char)src[0] << 24);
-            lo = hi = w * UINT64_C(0x100000001);
-        }
-        if (!jt_short_attention(lo, hi, mode)) {
-            char *dst = jt_quoted_slot(b, len);
-            if (len >= 8) {
-                memcpy(dst, &lo, 8);
-                memcpy(dst + len - 8, &hi, 8);
-            } else if (len >= 4) {
-                uint32_t l4 = (uint32_t)lo, h4 = (uint32_t)(hi >> 32);
-                memcpy(dst, &l4, 4);
-                memcpy(dst + len - 4, &h4, 4);
-            } else {
-                dst[0] = src[0];
-                dst[len / 2] = src[len / 2];
-                dst[len - 1] = src[len - 1];
-            }
+        jt_short_string s = jt_short_load(src, len);
+        if (!jt_short_attention(s.lo, s.hi, mode)) {
+            jt_short_store(jt_quoted_slot(b, len), len, s);
             return;
         }
     }

@@ -505,11 +505,85 @@ JT_INLINE void pair_separator(struct hash_iter *it, VALUE key)
     }
 }
 
+/* The name of a Symbol key, or a plain String key, when its type is the
+ * Hash's first key type (else the mixed-key check has work to do): 0 if not. */
+JT_INLINE VALUE plain_key_string(jt_gen *g, const struct hash_iter *it, VALUE key)
+{
+    if (RB_STATIC_SYM_P(key)) {
+        return it->first_key_type == T_SYMBOL ? jt_symbol_name(&g->symbol_names, key) : 0;
+    }
+    if (RB_SPECIAL_CONST_P(key)) return 0;
+    int type = RB_BUILTIN_TYPE(key);
+    if (type != it->first_key_type) return 0;
+    if (type == T_SYMBOL) return rb_sym2str(key);
+    return type == T_STRING && RBASIC_CLASS(key) == rb_cString ? key : 0;
+}
+
+/* The commonest pair after the first: a short key that needs no escaping,
+ * and often an Integer value. One reservation covers the separator, the
+ * quoted key, the colon and the digits. Returns false, having written
+ * nothing, for every other pair. */
+JT_INLINE bool gen_plain_pair(struct hash_iter *it, VALUE key, VALUE value)
+{
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    /* Between pairs no pointer into an object is held: a chunk may go out. */
+    jt_buffer_safe_point(b);
+    VALUE name = plain_key_string(g, it, key);
+    if (!name || !string_is_json_ready(name)) return false;
+    size_t len = (size_t)RSTRING_LEN(name);
+    const char *src = RSTRING_PTR(name);
+    jt_short_string s = { 0, 0 };
+#ifdef __SSE2__
+    __m128i first = _mm_setzero_si128(), last = first;
+#endif
+    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
+        s = jt_short_load(src, len);
+        if (jt_short_attention(s.lo, s.hi, g->escape_mode)) return false;
+    }
+#ifdef __SSE2__
+    else if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
+        first = _mm_loadu_si128((const __m128i *)src);
+        last = _mm_loadu_si128((const __m128i *)(src + len - 16));
+        __m128i hits = _mm_or_si128(jt_vector_hits(first, g->escape_mode), jt_vector_hits(last, g->escape_mode));
+        if (_mm_movemask_epi8(hits)) return false;
+    }
+#endif
+    else {
+        return false;
+    }
+
+    bool integer = RB_FIXNUM_P(value);
+    /* Reserving may run the GC, which may move the name: the registers hold
+     * its bytes. */
+    jt_buffer_reserve(b, len + 4 + (integer ? JT_LONG_MAX_CHARS : 0));
+    char *dst = b->ptr + b->len;
+    dst[0] = ',';
+    dst[1] = '"';
+#ifdef __SSE2__
+    if (len > 16) {
+        _mm_storeu_si128((__m128i *)(dst + 2), first);
+        _mm_storeu_si128((__m128i *)(dst + 2 + len - 16), last);
+    } else
+#endif
+    {
+        jt_short_store(dst + 2, len, s);
+    }
+    dst[len + 2] = '"';
+    dst[len + 3] = ':';
+    dst += len + 4;
+    if (integer) dst += jt_write_long(FIX2LONG(value), dst);
+    b->len = (size_t)(dst - b->ptr);
+    if (!integer) gen_element(g, value);
+    return true;
+}
+
 /* Without layout options, the loop body is only this. */
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
 {
     struct hash_iter *it = (struct hash_iter *)data;
     jt_gen *g = it->g;
+    if (RB_LIKELY(!it->first) && gen_plain_pair(it, key, value)) return ST_CONTINUE;
     pair_separator(it, key);
     gen_key(it, key);
     jt_buffer_push(g->buf, ':');
