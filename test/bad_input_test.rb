@@ -137,4 +137,19 @@ class BadInputTest < Minitest::Test
       assert_equal JSON.generate(build.call(change)), Jetson.generate(build.call(change)), "change #{i}"
     end
   end
+
+  # The same for runs of Strings and Symbols, which the same loop writes.
+  def test_a_to_json_that_changes_a_string_array
+    build = lambda do |change|
+      arr = ["a", :b, "c"]
+      changer = Class.new { define_method(:to_json) { |*| change.call(arr); '"x"' } }
+      arr.insert(2, changer.new)
+      arr.concat(["d", :e, "f"])
+    end
+    changes = [->(a) { a.pop(2) }, ->(a) { a.push(*("g".."z")) }, ->(a) { a.replace(["n"] * 500 + [:m]) }, ->(a) { a.clear },
+               ->(a) { a.each { |e| e.replace("changed") if e.is_a?(String) && !e.frozen? } }]
+    changes.each_with_index do |change, i|
+      assert_equal JSON.generate(build.call(change)), Jetson.generate(build.call(change)), "change #{i}"
+    end
+  end
 end

@@ -79,6 +79,18 @@ class DumpTest < Minitest::Test
     assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
   end
 
+  def test_string_arrays_stream_in_chunks
+    writes = []
+    sink = Object.new
+    sink.define_singleton_method(:write) { |s| writes << s; s.bytesize }
+    sink.define_singleton_method(:flush) { self }
+    doc = [Array.new(50_000) { |i| i.even? ? "name #{i}" : :"symbol_#{i}" }, "end"]
+    Jetson.dump(doc, sink)
+    assert_equal JSON.generate(doc), writes.join
+    assert_operator writes.size, :>, 50
+    assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
+  end
+
   # A big document reaches the io in several bounded writes, not one String.
   def test_streaming_writes_in_chunks
     writes = []

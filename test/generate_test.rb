@@ -225,6 +225,30 @@ class GenerateTest < Minitest::Test
     end
   end
 
+  # Arrays write runs of short Strings and Symbols (1..32 bytes, nothing to
+  # escape) like runs of Integers; every length around those limits, with a
+  # byte that needs escaping at each position, interleaved with the other
+  # kinds of element, must still be written as the json gem writes it.
+  def test_string_and_symbol_runs_in_arrays
+    specials = ["\"", "\\", "\t", "\u001f", "/", "é", "\u2029", "&"]
+    (0..40).each do |len|
+      plain = "s" * len
+      names = [plain, *specials.flat_map { |c| len.zero? ? [] : [0, len / 2, len - 1].uniq.map { |i| plain.dup.tap { |k| k[i] = c } } }]
+      strings = names.flat_map { |n| [n, "#{n}t"] }
+      symbols = strings.map(&:to_sym)
+      mixed = strings.zip(symbols, 0..).flatten + [nil, 1.5, [], {}, "s".b, "s".encode("UTF-16LE")]
+      broken = strings + ["\xff".dup.force_encoding("BINARY")] # an error half-way, like the json gem's
+      [strings, symbols, mixed, mixed.reverse, [[strings], { k: symbols }], broken].each do |doc|
+        assert_generate_same(doc)
+        assert_generate_same(doc, script_safe: true)
+        assert_generate_same(doc, ascii_only: true)
+        assert_generate_same(doc, strict: true)
+      end
+    end
+    sub = Class.new(String) { def to_s = "sub" }
+    assert_generate_same(["a", sub.new("b"), :c, "d"])
+  end
+
   def test_large_documents_match
     doc = Array.new(2000) { |i| { "id" => i, "name" => "item #{i} é", "tags" => %w[a b c], "score" => i / 7.0 } }
     assert_generate_same(doc)

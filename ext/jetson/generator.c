@@ -519,6 +519,52 @@ JT_INLINE VALUE plain_key_string(jt_gen *g, const struct hash_iter *it, VALUE ke
     return type == T_STRING && RBASIC_CLASS(key) == rb_cString ? key : 0;
 }
 
+/* Where a quoted name of len bytes goes, after an optional ',' and before
+ * `more` bytes: at dst, or, when b is given, at the end of b after
+ * reserving room there. */
+JT_INLINE char *plain_name_slot(jt_buffer *b, char *dst, size_t len, bool separator, size_t more)
+{
+    if (b) {
+        jt_buffer_reserve(b, separator + len + 2 + more);
+        dst = b->ptr + b->len;
+    }
+    *dst = ',';
+    dst += separator;
+    dst[0] = '"';
+    dst[len + 1] = '"';
+    return dst + 1;
+}
+
+/* Writes a String of 1..32 bytes that needs no escaping in this mode,
+ * quoted (see plain_name_slot), and returns the end of what it wrote; or
+ * writes nothing and returns NULL. The bytes are held in registers while
+ * room is reserved, which may run the GC, which may move the String. */
+JT_INLINE char *write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, bool separator, size_t more)
+{
+    if (!string_is_json_ready(str)) return NULL;
+    const size_t len = (size_t)RSTRING_LEN(str);
+    const char *src = RSTRING_PTR(str);
+    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
+        jt_short_string s = jt_short_load(src, len);
+        if (jt_short_attention(s.lo, s.hi, mode)) return NULL;
+        dst = plain_name_slot(b, dst, len, separator, more);
+        jt_short_store(dst, len, s);
+        return dst + len + 1;
+    }
+#ifdef __SSE2__
+    if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
+        __m128i first = _mm_loadu_si128((const __m128i *)src);
+        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
+        if (_mm_movemask_epi8(_mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode)))) return NULL;
+        dst = plain_name_slot(b, dst, len, separator, more);
+        _mm_storeu_si128((__m128i *)dst, first);
+        _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+        return dst + len + 1;
+    }
+#endif
+    return NULL;
+}
+
 /* The commonest pair after the first: a short key that needs no escaping,
  * and often an Integer value. One reservation covers the separator, the
  * quoted key, the colon and the digits. Returns false, having written
@@ -530,48 +576,11 @@ JT_INLINE bool gen_plain_pair(struct hash_iter *it, VALUE key, VALUE value)
     /* Between pairs no pointer into an object is held: a chunk may go out. */
     jt_buffer_safe_point(b);
     VALUE name = plain_key_string(g, it, key);
-    if (!name || !string_is_json_ready(name)) return false;
-    size_t len = (size_t)RSTRING_LEN(name);
-    const char *src = RSTRING_PTR(name);
-    jt_short_string s = { 0, 0 };
-#ifdef __SSE2__
-    __m128i first = _mm_setzero_si128(), last = first;
-#endif
-    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
-        s = jt_short_load(src, len);
-        if (jt_short_attention(s.lo, s.hi, g->escape_mode)) return false;
-    }
-#ifdef __SSE2__
-    else if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
-        first = _mm_loadu_si128((const __m128i *)src);
-        last = _mm_loadu_si128((const __m128i *)(src + len - 16));
-        __m128i hits = _mm_or_si128(jt_vector_hits(first, g->escape_mode), jt_vector_hits(last, g->escape_mode));
-        if (_mm_movemask_epi8(hits)) return false;
-    }
-#endif
-    else {
-        return false;
-    }
-
+    if (!name) return false;
     bool integer = RB_FIXNUM_P(value);
-    /* Reserving may run the GC, which may move the name: the registers hold
-     * its bytes. */
-    jt_buffer_reserve(b, len + 4 + (integer ? JT_LONG_MAX_CHARS : 0));
-    char *dst = b->ptr + b->len;
-    dst[0] = ',';
-    dst[1] = '"';
-#ifdef __SSE2__
-    if (len > 16) {
-        _mm_storeu_si128((__m128i *)(dst + 2), first);
-        _mm_storeu_si128((__m128i *)(dst + 2 + len - 16), last);
-    } else
-#endif
-    {
-        jt_short_store(dst + 2, len, s);
-    }
-    dst[len + 2] = '"';
-    dst[len + 3] = ':';
-    dst += len + 4;
+    char *dst = write_plain_name(b, NULL, name, g->escape_mode, true, 1 + (integer ? JT_LONG_MAX_CHARS : 0));
+    if (!dst) return false;
+    *dst++ = ':';
     if (integer) dst += jt_write_long(FIX2LONG(value), dst);
     b->len = (size_t)(dst - b->ptr);
     if (!integer) gen_element(g, value);
@@ -714,13 +723,32 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
  * run Ruby code or the GC (which may move a transient Array's elements). A
  * run stops where the buffer may need to grow or, with an io, where a chunk
  * is pending; the general path below does both. */
+/* The String an element is written as, when it is a plain String or a
+ * Symbol written as its name: 0 if not. */
+JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
+{
+    if (RB_SPECIAL_CONST_P(obj)) {
+        return RB_STATIC_SYM_P(obj) && g->symbols_are_names ? jt_symbol_name(&g->symbol_names, obj) : 0;
+    }
+    VALUE klass = RBASIC_CLASS(obj);
+    if (klass == rb_cString) return obj;
+    return klass == rb_cSymbol && g->symbols_are_names ? rb_sym2str(obj) : 0;
+}
+
+/* Runs of Integers and of short Strings or Symbols (1..32 bytes, nothing to
+ * escape) are written in one loop, with the Array's elements and the
+ * buffer's end in registers: the loop stops where the buffer may have to
+ * grow (which may run the GC, which may move the elements) or, with an io,
+ * where a chunk is pending. Every other element takes gen_element. */
 static void gen_elements_compact(jt_gen *g, VALUE ary)
 {
     jt_buffer *b = g->buf;
-    const size_t room = JT_LONG_MAX_CHARS + 1; /* ',' and the longest Integer */
+    /* ',' and the longest Integer, or ',' and a quoted 32-byte name */
+    const size_t room = JT_LONG_MAX_CHARS + 1 > 35 ? JT_LONG_MAX_CHARS + 1 : 35;
+    const int mode = g->escape_mode;
     long i = 0;
-    /* The length is re-read after every element that is not an Integer: a
-     * to_json may shrink or grow the Array. */
+    /* The length is re-read after every element the loop leaves to
+     * gen_element: a to_json may shrink or grow the Array. */
     while (i < RARRAY_LEN(ary)) {
         const VALUE *elements = RARRAY_CONST_PTR_TRANSIENT(ary);
         const long n = RARRAY_LEN(ary);
@@ -728,17 +756,23 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
         size_t stop = b->capa >= room ? b->capa - room + 1 : 0;
         if (stop > b->flush_at) stop = b->flush_at;
         char *p = start + b->len;
-        while (i < n && RB_FIXNUM_P(elements[i]) && (size_t)(p - start) < stop) {
+        for (; i < n && (size_t)(p - start) < stop; i++) {
+            VALUE obj = elements[i];
             *p = ',';
-            p += i > 0;
-            p += jt_write_long(FIX2LONG(elements[i]), p);
-            i++;
+            if (RB_FIXNUM_P(obj)) {
+                p += i > 0;
+                p += jt_write_long(FIX2LONG(obj), p);
+                continue;
+            }
+            VALUE name = element_name(g, obj);
+            char *end = name ? write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
+            if (!end) break;
+            p = end;
         }
         b->len = (size_t)(p - start);
         if (i >= n) break;
-        VALUE obj = elements[i];
         if (i > 0) jt_buffer_push(b, ',');
-        gen_element(g, obj);
+        gen_element(g, elements[i]);
         i++;
     }
 }
