@@ -3,10 +3,12 @@
 require "test_helper"
 require_relative "support/subprocess"
 
-# Documents over 1 MiB are written into a buffer each Ractor keeps between
-# calls (buffer.c's spare), and handed out as an exact-size copy. These tests
-# check that the spare never leaks into a result, and that nesting, threads,
-# exceptions, GC compaction and Ractors each get a buffer of their own.
+# Documents over 1 MiB are written into a String sized from the Ractor's
+# last large document and handed out as it is, or, when larger than that, into
+# a buffer each Ractor keeps between calls (buffer.c's spare) and handed out
+# as an exact-size copy. These tests check that neither leaks into another
+# result, that results are not much larger than their bytes, and that nesting,
+# threads, exceptions, GC compaction and Ractors each get a buffer of their own.
 class LargeDocumentTest < Minitest::Test
   include JetsonSubprocess
 
@@ -51,6 +53,18 @@ class LargeDocumentTest < Minitest::Test
     results.last[1].replace("changed")
     doc = doc_of(5 * MIB, "again")
     assert_equal JSON.generate(doc), Jetson.generate(doc)
+  end
+
+  # Each document is sized from the one before: a much smaller one must not
+  # keep the larger one's memory, a larger one must still be whole.
+  def test_results_are_about_their_size_whatever_came_before
+    require "objspace"
+    [9 * MIB, 2 * MIB, 2 * MIB + 100_000, 6 * MIB, 1 * MIB + 10, 30 * MIB, 3 * MIB].each_with_index do |bytes, i|
+      doc = doc_of(bytes, "sized #{i}")
+      result = Jetson.generate(doc)
+      assert_equal JSON.generate(doc), result, "document #{i} (#{bytes} bytes)"
+      assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize * 1.25 + 4096, "document #{i}: capacity"
+    end
   end
 
   def test_the_same_large_document_twice_gives_two_strings

@@ -21,16 +21,28 @@ void jt_buffer_flush(jt_buffer *b)
 }
 
 /* Large documents cost memory traffic more than instructions: every page of
- * a fresh buffer is faulted in and cleared by the kernel, and each doubling
- * copies what is written so far. So each Ractor keeps the working buffer of
- * its last large document (JT_SPARE_MIN..JT_SPARE_MAX bytes, at most one)
- * and the next large document is written into it, already grown and warm,
- * from the point where it outgrows 1 MiB; the result is an exact-size copy
- * (jt_buffer_finish). Smaller documents keep building their result in a
- * String of their own: a copy costs them more than it saves. The spare is taken
- * out of Ractor-local storage while in use, so a nested or concurrent
- * generate (a to_json, another thread) gets its own buffer; a generate that
- * raises leaves the spare to the GC, and the next one starts a new spare. */
+ * a fresh buffer is faulted in and cleared by the kernel, each doubling
+ * copies what is written so far, and a copy into an exact-size result reads
+ * and writes it all once more. Two things avoid most of that once a document
+ * outgrows 1 MiB (JT_COPY_OUT_SIZE):
+ *
+ * - Each Ractor remembers the length of its last such document. Documents
+ *   are often generated again at about the same size (an endpoint, a cache
+ *   refresh), so the next one moves into a String of that length plus a
+ *   little, is written there and handed out as it is (jt_buffer_finish).
+ * - A document larger than that (or the first one) grows as usual; if it
+ *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
+ *   exact-size and its buffer is kept as the Ractor's spare, already grown
+ *   and warm, for the next document that outgrows what the length covers.
+ *   The spare is freed once a document fits the remembered length again.
+ *
+ * Smaller documents keep building their result in a String of their own. The
+ * spare is taken out of Ractor-local storage while in use, so a nested or
+ * concurrent generate (a to_json, another thread) gets its own buffer; a
+ * generate that raises leaves the spare to the GC, and the next one starts a
+ * new spare. The remembered length is only a number: nested or concurrent
+ * calls can at worst size a buffer wrongly, which growth or a shrink at the
+ * end corrects. */
 #define JT_SPARE_MIN (2 * JT_COPY_OUT_SIZE)
 #define JT_SPARE_MAX ((size_t)8 * 1024 * 1024)
 
@@ -54,13 +66,42 @@ static void release_heap(jt_buffer *b)
     b->spare = false;
 }
 
+/* The length of the Ractor's last document over 1 MiB, or 0; lengths above
+ * JT_SIZED_MAX are not remembered (the next large document would reserve
+ * that much address space before it knows its size). */
+#define JT_SIZED_MAX ((size_t)64 * 1024 * 1024)
+
+static size_t large_size_hint(void)
+{
+    VALUE hint = rb_ractor_local_storage_value(jt.large_size_key);
+    return RB_FIXNUM_P(hint) ? (size_t)FIX2LONG(hint) : 0;
+}
+
+static void remember_large_size(size_t len)
+{
+    if (len <= JT_SIZED_MAX) rb_ractor_local_storage_value_set(jt.large_size_key, LONG2FIX((long)len));
+}
+
 /* Moves the contents into a heap String of at least `capa` bytes. The String is
  * hidden from ObjectSpace until it is handed out as the result. Its length is
  * kept at its capacity, so that rb_str_resize keeps the bytes written. */
 static void jt_buffer_spill(jt_buffer *b, size_t capa)
 {
     VALUE spare;
-    if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_spare())) {
+    size_t hint;
+    if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) >= capa) {
+        /* A little over the last size, for a document that grew a bit. */
+        VALUE heap = rb_str_buf_new((long)(capa = hint + hint / 32));
+        rb_obj_hide(heap);
+        memcpy(RSTRING_PTR(heap), b->ptr, b->len);
+        rb_str_set_len(heap, (long)capa);
+        if (b->heap) rb_str_resize(b->heap, 0);
+        b->heap = heap;
+        b->sized = true;
+        /* While documents come at sizes the hint covers, a spare is not
+         * used: its memory goes back. */
+        if (!NIL_P(spare = take_spare())) rb_str_resize(spare, 0);
+    } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_spare())) {
         if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
         memcpy(RSTRING_PTR(spare), b->ptr, b->len);
         if (b->heap) rb_str_resize(b->heap, 0);
@@ -117,11 +158,13 @@ VALUE jt_buffer_finish(jt_buffer *b)
         return utf8_str_new(b->ptr, b->len);
     }
     VALUE result;
-    if (b->spare || b->len >= JT_COPY_OUT_SIZE) {
-        /* A result this large would leave its growth buffer's pages to the
-         * GC, and the next call would fault in fresh ones (measured: twice
-         * the time of the copy on 5 MB). The copy is exact-size, and the
-         * working memory stays warm: kept as the spare or back to malloc. */
+    if (b->recycle && b->len >= JT_COPY_OUT_SIZE) remember_large_size(b->len);
+    if (b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized)) {
+        /* A result this large that had to grow would leave its growth
+         * buffer's pages to the GC, and the next call would fault in fresh
+         * ones (measured: twice the time of the copy on 5 MB). The copy is
+         * exact-size, and the working memory stays warm: kept as the spare
+         * or back to malloc. A sized buffer (see above) is the result. */
         result = utf8_str_new(b->ptr, b->len);
         release_heap(b);
         return result;
@@ -144,4 +187,5 @@ VALUE jt_buffer_finish(jt_buffer *b)
 void jt_init_buffer(void)
 {
     jt.spare_buffer_key = rb_ractor_local_storage_value_newkey();
+    jt.large_size_key = rb_ractor_local_storage_value_newkey();
 }

@@ -22,6 +22,7 @@ typedef struct jt_buffer {
     size_t flush_at;     /* with an io: the length that sends a chunk; else SIZE_MAX */
     bool recycle;        /* a large heap may come from, and go back to, the Ractor's spare */
     bool spare;          /* heap is the Ractor's spare (see buffer.c) */
+    bool sized;          /* heap was sized from the Ractor's last large document (see buffer.c) */
 } jt_buffer;
 
 #define JT_STACK_BUFFER_SIZE 2048
@@ -42,6 +43,7 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->flush_at = SIZE_MAX;
     b->recycle = NIL_P(io);
     b->spare = false;
+    b->sized = false;
     if (!NIL_P(io)) {
         b->spill_capa = JT_IO_CHUNK_SIZE;
         b->flush_at = JT_IO_FLUSH_AT;

@@ -44,9 +44,6 @@ JT_INLINE void key_cache_store(jt_gen *g, VALUE key, size_t start)
 
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
 
-/* Deep documents are checked against the real stack limit, so that
- * max_nesting: false on a million levels raises instead of crashing. */
-#define JT_STACK_CHECK_DEPTH 256
 
 /* --- errors -------------------------------------------------------------- */
 
@@ -346,10 +343,10 @@ static void prepare_indents(jt_gen *g, char *buf)
     g->indents_depth = depth;
 }
 
-long jt_enter_container(jt_gen *g)
+/* Past max_nesting, or deep enough that the real stack is checked. */
+long jt_enter_deep_container(jt_gen *g, long depth)
 {
-    long depth = ++g->depth;
-    if (RB_UNLIKELY(g->cfg->max_nesting && depth > g->cfg->max_nesting)) {
+    if (g->cfg->max_nesting && depth > g->cfg->max_nesting) {
         if (g->rails) {
             /* ActiveSupport calls every as_json before the json gem counts
              * nesting: errors from as_json come first, and a cycle ends in
@@ -370,7 +367,7 @@ long jt_enter_container(jt_gen *g)
                  "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
                  g->depth);
     }
-    if (RB_UNLIKELY(depth > JT_STACK_CHECK_DEPTH) && ruby_stack_check()) {
+    if (depth > JT_STACK_CHECK_DEPTH && ruby_stack_check()) {
         --g->depth;
         rb_raise(rb_eSysStackError, "stack level too deep");
     }

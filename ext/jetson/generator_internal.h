@@ -168,7 +168,21 @@ void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called);
 void jt_gen_hash(jt_gen *g, VALUE hash);
 void jt_gen_array(jt_gen *g, VALUE ary);
 void jt_gen_object_key(jt_gen *g, VALUE key);
-long jt_enter_container(jt_gen *g);
+/* Deep documents are checked against the real stack limit, so that
+ * max_nesting: false on a million levels raises instead of crashing. */
+#define JT_STACK_CHECK_DEPTH 256
+
+long jt_enter_deep_container(jt_gen *g, long depth);
+
+/* One level deeper, or a NestingError (SystemStackError when the stack runs
+ * out); returns the new depth. Inline: every Hash and Array comes here. */
+JT_INLINE long jt_enter_container(jt_gen *g)
+{
+    long depth = ++g->depth;
+    long max = g->cfg->max_nesting;
+    if (RB_UNLIKELY((max && depth > max) || depth > JT_STACK_CHECK_DEPTH)) return jt_enter_deep_container(g, depth);
+    return depth;
+}
 struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch);
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data);
 VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key);

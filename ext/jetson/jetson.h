@@ -52,6 +52,7 @@ typedef struct jt_handles {
     VALUE pretty_indent, pretty_space, pretty_nl; /* frozen, registered GC roots */
     rb_ractor_local_key_t symbol_names_key; /* see symbol_names.h */
     rb_ractor_local_key_t spare_buffer_key; /* see buffer.c */
+    rb_ractor_local_key_t large_size_key;   /* see buffer.c */
     int utf8_encindex, usascii_encindex, binary_encindex;
 } jt_handles;
 

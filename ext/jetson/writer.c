@@ -172,6 +172,7 @@ static VALUE writer_initialize(int argc, VALUE *argv, VALUE self)
     w->buf.flush_at = NIL_P(io) ? SIZE_MAX : JT_IO_FLUSH_AT;
     w->buf.recycle = false; /* the heap is the writer's own for its lifetime */
     w->buf.spare = false;
+    w->buf.sized = false;
 
     w->frame_capa = 16;
     w->frames = ALLOC_N(unsigned char, w->frame_capa);
