@@ -768,8 +768,11 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
         }
         b->len = (size_t)(p - start);
         if (i >= n) break;
+        /* Read before pushing: growing the buffer may run the GC, which may
+         * move the elements (transient heap). */
+        VALUE obj = elements[i];
         if (i > 0) jt_buffer_push(b, ',');
-        gen_element(g, elements[i]);
+        gen_element(g, obj);
         i++;
     }
 }
