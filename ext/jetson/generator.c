@@ -721,11 +721,14 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
  * run stops where the buffer may need to grow or, with an io, where a chunk
  * is pending; the general path below does both. */
 /* The String an element is written as, when it is a plain String or a
- * Symbol written as its name: 0 if not. */
+ * Symbol written as its name: 0 if not. Allocates nothing, so the GC cannot
+ * run: a static Symbol met before the Ractor's name cache is set up (which
+ * allocates it) is left to gen_element. */
 JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
 {
     if (RB_SPECIAL_CONST_P(obj)) {
-        return RB_STATIC_SYM_P(obj) && g->symbols_are_names ? jt_symbol_name(&g->symbol_names, obj) : 0;
+        if (!RB_STATIC_SYM_P(obj) || !g->symbols_are_names || !g->symbol_names) return 0;
+        return jt_symbol_name(&g->symbol_names, obj);
     }
     VALUE klass = RBASIC_CLASS(obj);
     if (klass == rb_cString) return obj;
