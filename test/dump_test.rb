@@ -52,40 +52,39 @@ class DumpTest < Minitest::Test
     assert_equal replacements.last, written.last
   end
 
-  # A long String is written in one piece, then the chunk goes out and the
-  # buffer shrinks back: memory stays bounded by the largest value.
-  def test_one_value_larger_than_a_chunk
+  # Jetson.dump into an io that keeps every chunk it is given.
+  def dump_in_chunks(doc)
     writes = []
     sink = Object.new
     sink.define_singleton_method(:write) { |s| writes << s; s.bytesize }
     sink.define_singleton_method(:flush) { self }
-    doc = ["a" * 100_000, "b" * 3, ["c" * 70_000] * 3]
     Jetson.dump(doc, sink)
+    writes
+  end
+
+  # A long String is written in one piece, then the chunk goes out and the
+  # buffer shrinks back: memory stays bounded by the largest value.
+  def test_one_value_larger_than_a_chunk
+    doc = ["a" * 100_000, "b" * 3, ["c" * 70_000] * 3]
+    writes = dump_in_chunks(doc)
     assert_equal JSON.generate(doc), writes.join
     assert_operator writes.size, :>=, 4
   end
 
-  # Integers are written in runs (gen_elements_compact); a run stops where a
-  # chunk is pending, so a long Array of them streams in bounded writes too.
+  # Integers, short Strings and Symbols are written in runs
+  # (gen_elements_compact); a run stops where a chunk is pending, so long
+  # Arrays of them stream in bounded writes too.
   def test_integer_arrays_stream_in_chunks
-    writes = []
-    sink = Object.new
-    sink.define_singleton_method(:write) { |s| writes << s; s.bytesize }
-    sink.define_singleton_method(:flush) { self }
     doc = [Array.new(100_000) { |i| (i * 7919) - 1_000_000_000 }, "end"]
-    Jetson.dump(doc, sink)
+    writes = dump_in_chunks(doc)
     assert_equal JSON.generate(doc), writes.join
     assert_operator writes.size, :>, 50
     assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
   end
 
   def test_string_arrays_stream_in_chunks
-    writes = []
-    sink = Object.new
-    sink.define_singleton_method(:write) { |s| writes << s; s.bytesize }
-    sink.define_singleton_method(:flush) { self }
     doc = [Array.new(50_000) { |i| i.even? ? "name #{i}" : :"symbol_#{i}" }, "end"]
-    Jetson.dump(doc, sink)
+    writes = dump_in_chunks(doc)
     assert_equal JSON.generate(doc), writes.join
     assert_operator writes.size, :>, 50
     assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
@@ -93,15 +92,11 @@ class DumpTest < Minitest::Test
 
   # A big document reaches the io in several bounded writes, not one String.
   def test_streaming_writes_in_chunks
-    writes = []
-    sink = Object.new
-    sink.define_singleton_method(:write) { |s| writes << s.bytesize; s.bytesize }
-    sink.define_singleton_method(:flush) { self }
     doc = Array.new(20_000) { |i| "item #{i}" }
-    Jetson.dump(doc, sink)
-    assert_operator writes.size, :>, 5
-    assert_operator writes.max, :<=, 64 * 1024
-    assert_equal JSON.generate(doc).bytesize, writes.sum
+    sizes = dump_in_chunks(doc).map(&:bytesize)
+    assert_operator sizes.size, :>, 5
+    assert_operator sizes.max, :<=, 64 * 1024
+    assert_equal JSON.generate(doc).bytesize, sizes.sum
   end
 
   def test_nesting_error_becomes_argument_error

@@ -82,40 +82,47 @@ static void remember_large_size(size_t len)
     if (len <= JT_SIZED_MAX) rb_ractor_local_storage_value_set(jt.large_size_key, LONG2FIX((long)len));
 }
 
-/* Moves the contents into a heap String of at least `capa` bytes. The String is
- * hidden from ObjectSpace until it is handed out as the result. Its length is
- * kept at its capacity, so that rb_str_resize keeps the bytes written. */
+/* A hidden String of capa bytes to write into. It stays hidden from
+ * ObjectSpace until it is handed out as the result. Its length is kept at its
+ * capacity, so that rb_str_resize keeps the bytes written. */
+static VALUE new_heap(size_t capa)
+{
+    VALUE heap = rb_str_buf_new((long)capa);
+    rb_obj_hide(heap);
+    rb_str_set_len(heap, (long)capa);
+    return heap;
+}
+
+/* Copies what is written into `heap`, which becomes the buffer; the previous
+ * heap String's memory goes back at once. */
+static void move_into(jt_buffer *b, VALUE heap)
+{
+    memcpy(RSTRING_PTR(heap), b->ptr, b->len);
+    if (b->heap) rb_str_resize(b->heap, 0);
+    b->heap = heap;
+}
+
+/* Moves the contents into a heap String of at least `capa` bytes. */
 static void jt_buffer_spill(jt_buffer *b, size_t capa)
 {
     VALUE spare;
     size_t hint;
     if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) >= capa) {
         /* A little over the last size, for a document that grew a bit. */
-        VALUE heap = rb_str_buf_new((long)(capa = hint + hint / 32));
-        rb_obj_hide(heap);
-        memcpy(RSTRING_PTR(heap), b->ptr, b->len);
-        rb_str_set_len(heap, (long)capa);
-        if (b->heap) rb_str_resize(b->heap, 0);
-        b->heap = heap;
+        move_into(b, new_heap(capa = hint + hint / 32));
         b->sized = true;
         /* While documents come at sizes the hint covers, a spare is not
          * used: its memory goes back. */
         if (!NIL_P(spare = take_spare())) rb_str_resize(spare, 0);
     } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_spare())) {
         if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
-        memcpy(RSTRING_PTR(spare), b->ptr, b->len);
-        if (b->heap) rb_str_resize(b->heap, 0);
-        b->heap = spare;
+        move_into(b, spare);
         b->spare = true;
         capa = (size_t)RSTRING_LEN(spare);
     } else if (b->heap) {
         rb_str_resize(b->heap, (long)capa);
     } else {
-        VALUE heap = rb_str_buf_new((long)capa);
-        rb_obj_hide(heap);
-        memcpy(RSTRING_PTR(heap), b->ptr, b->len);
-        rb_str_set_len(heap, (long)capa);
-        b->heap = heap;
+        move_into(b, new_heap(capa));
     }
     b->ptr = RSTRING_PTR(b->heap);
     b->capa = capa;

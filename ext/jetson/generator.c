@@ -44,7 +44,6 @@ JT_INLINE void key_cache_store(jt_gen *g, VALUE key, size_t start)
 
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
 
-
 /* --- errors -------------------------------------------------------------- */
 
 void jt_raise_generator_error_str(VALUE invalid_object, VALUE message)
@@ -714,12 +713,6 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     RB_GC_GUARD(hash);
 }
 
-/* Elements with nothing but ',' between them. Runs of Integers, the
- * commonest elements of long Arrays, are written here directly, with the
- * Array's elements and the buffer's end in registers: nothing in a run can
- * run Ruby code or the GC (which may move a transient Array's elements). A
- * run stops where the buffer may need to grow or, with an io, where a chunk
- * is pending; the general path below does both. */
 /* The String an element is written as, when it is a plain String or a
  * Symbol written as its name: 0 if not. Allocates nothing, so the GC cannot
  * run: a static Symbol met before the Ractor's name cache is set up (which
