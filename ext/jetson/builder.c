@@ -18,6 +18,7 @@ static void builder_mark(void *ptr)
         rb_gc_mark(b->entries[i].value);
     }
     rb_gc_mark(b->current.value);
+    rb_gc_mark(b->captured.value);
     rb_gc_mark(b->key_formatter);
     rb_gc_mark(b->records_class);
 }
@@ -57,12 +58,13 @@ static VALUE builder_alloc(VALUE klass)
     /* Key methods stand for method_missing only where method_missing is
      * Jetson::Builder's (a subclass may have its own: see builder_key_method). */
     b->own_method_missing = klass == jb.cBuilder || RTEST(rb_funcall(jb.cBuilder, jb.id_own_method_missing_p, 1, klass));
+    b->captured = jb_blank();
     /* jbuilder 2.15 starts from {} */
     b->current = jb_node_slot(jb_new_node(b, JB_HASH));
     return self;
 }
 
-static void set_current(jb_builder *b, jb_slot s)
+void jb_set_current(jb_builder *b, jb_slot s)
 {
     b->current = s;
     RB_OBJ_WRITTEN(b->self, Qundef, s.value);
@@ -128,14 +130,14 @@ static void raise_error(jb_builder *b, ID error, VALUE key)
 }
 
 /* _format_keys: only deep_format_keys! changes values, in Ruby. */
-static VALUE format_keys(jb_builder *b, VALUE value)
+VALUE jb_format_keys(jb_builder *b, VALUE value)
 {
     if (!b->deep_format_keys || RB_SPECIAL_CONST_P(value)) return value;
     return rb_funcall(b->self, jb.id_format_keys, 1, value);
 }
 
 /* _set_value. Returns whether the value was set. */
-static bool set_value(jb_builder *b, VALUE key, jb_slot value)
+bool jb_set_value(jb_builder *b, VALUE key, jb_slot value)
 {
     jb_slot current = b->current;
     if (jb_is_nil(current)) raise_error(b, jb.id_null_error, key);
@@ -143,7 +145,12 @@ static bool set_value(jb_builder *b, VALUE key, jb_slot value)
     if ((b->ignore_nil && jb_is_nil(value)) || jb_is_blank(value)) return false;
     if (jb_is_blank(current)) {
         current = jb_node_slot(jb_new_node(b, JB_HASH));
-        set_current(b, current);
+        jb_set_current(b, current);
+    } else if (current.node == JB_RAW) {
+        /* a cached object that gets a key of its own: its members become
+         * entries, so the key replaces one of them or comes after them */
+        current = jb_adopt_hash(b, current);
+        jb_set_current(b, current);
     }
     if (current.node < 0) {
         /* @attributes is an object of the app's (a Hash given to merge!, what
@@ -159,21 +166,15 @@ static bool set_value(jb_builder *b, VALUE key, jb_slot value)
 
 /* What a scope restores when it ends (Jbuilder's _scope): @attributes and
  * the key format settings. ignore_nil! is not restored, as in Jbuilder. */
-struct saved_state {
-    jb_slot current;
-    VALUE key_formatter;
-    bool deep_format_keys;
-};
-
-static struct saved_state save_state(const jb_builder *b)
+struct saved_state jb_save_state(const jb_builder *b)
 {
     return (struct saved_state){ .current = b->current, .key_formatter = b->key_formatter,
                                  .deep_format_keys = b->deep_format_keys };
 }
 
-static void restore_state(jb_builder *b, const struct saved_state *saved)
+void jb_restore_state(jb_builder *b, const struct saved_state *saved)
 {
-    set_current(b, saved->current);
+    jb_set_current(b, saved->current);
     set_key_formatter(b, saved->key_formatter);
     b->deep_format_keys = saved->deep_format_keys;
 }
@@ -192,7 +193,7 @@ static VALUE scope_body(VALUE data)
 {
     struct scope *s = (struct scope *)data;
     jb_builder *b = jb_get(s->self);
-    set_current(b, jb_blank());
+    jb_set_current(b, jb_blank());
     s->fn(s->arg);
     s->result = jb_get(s->self)->current;
     return Qnil;
@@ -201,21 +202,21 @@ static VALUE scope_body(VALUE data)
 static VALUE scope_ensure(VALUE data)
 {
     struct scope *s = (struct scope *)data;
-    restore_state(jb_get(s->self), &s->saved);
+    jb_restore_state(jb_get(s->self), &s->saved);
     return Qnil;
 }
 
-static jb_slot in_scope(VALUE self, VALUE (*fn)(VALUE), VALUE arg)
+jb_slot jb_in_scope(VALUE self, VALUE (*fn)(VALUE), VALUE arg)
 {
     jb_builder *b = jb_get(self);
-    struct scope s = { .self = self, .fn = fn, .arg = arg, .saved = save_state(b), .result = jb_blank() };
+    struct scope s = { .self = self, .fn = fn, .arg = arg, .saved = jb_save_state(b), .result = jb_blank() };
     rb_ensure(scope_body, (VALUE)&s, scope_ensure, (VALUE)&s);
     RB_GC_GUARD(s.saved.current.value);
     RB_GC_GUARD(s.saved.key_formatter);
     return s.result;
 }
 
-static VALUE yield_self(VALUE self)
+VALUE jb_yield_self(VALUE self)
 {
     return rb_yield(self);
 }
@@ -230,7 +231,7 @@ struct extract {
 static VALUE extract(VALUE data)
 {
     struct extract *x = (struct extract *)data;
-    bool hash = RTEST(rb_obj_is_kind_of(x->object, rb_cHash));
+    bool hash = jb_hash_p(x->object);
     for (int i = 0; i < x->argc; i++) {
         VALUE name = x->argv[i];
         VALUE value;
@@ -242,7 +243,7 @@ static VALUE extract(VALUE data)
             value = rb_funcall(x->object, jb.id_public_send, 1, name); /* its TypeError */
         }
         jb_builder *b = jb_get(x->self);
-        set_value(b, name, jb_leaf(format_keys(b, value)));
+        jb_set_value(b, name, jb_leaf(jb_format_keys(b, value)));
     }
     return Qnil;
 }
@@ -252,6 +253,7 @@ static jb_slot merge_block(VALUE self, VALUE key, VALUE (*fn)(VALUE), VALUE arg)
 {
     jb_builder *b = jb_get(self);
     jb_slot current = jb_blank();
+    if (b->current.node == JB_RAW && !jb_is_array(b, b->current)) jb_set_current(b, jb_adopt_hash(b, b->current));
     if (!jb_is_blank(b->current)) {
         jb_slot attributes = b->current;
         if (attributes.node >= 0 && b->nodes[attributes.node].kind == JB_HASH) {
@@ -265,7 +267,7 @@ static jb_slot merge_block(VALUE self, VALUE key, VALUE (*fn)(VALUE), VALUE arg)
         }
     }
     if (jb_is_nil(current)) raise_error(b, jb.id_null_error, key);
-    jb_slot updates = in_scope(self, fn, arg);
+    jb_slot updates = jb_in_scope(self, fn, arg);
     RB_GC_GUARD(current.value);
     return jb_merge_values(jb_get(self), current, updates);
 }
@@ -286,7 +288,7 @@ struct collection {
 static void map_element(struct collection *c, VALUE element)
 {
     jb_builder *b = jb_get(c->self);
-    set_current(b, jb_blank());
+    jb_set_current(b, jb_blank());
     if (c->block) {
         rb_yield(element);
     } else {
@@ -295,7 +297,7 @@ static void map_element(struct collection *c, VALUE element)
     }
     b = jb_get(c->self);
     jb_slot result = b->current;
-    restore_state(b, &c->saved);
+    jb_restore_state(b, &c->saved);
     if (!jb_is_blank(result)) jb_array_push(b, c->node, result);
     RB_GC_GUARD(result.value);
 }
@@ -352,7 +354,7 @@ static VALUE map_collection_body(VALUE data)
 static VALUE map_collection_ensure(VALUE data)
 {
     struct map_call *m = (struct map_call *)data;
-    restore_state(jb_get(m->c->self), &m->c->saved);
+    jb_restore_state(jb_get(m->c->self), &m->c->saved);
     return Qnil;
 }
 
@@ -364,7 +366,7 @@ static jb_slot map_collection(VALUE self, VALUE collection, int argc, const VALU
 {
     jb_builder *b = jb_get(self);
     struct collection c = { .self = self, .node = jb_new_node(b, JB_ARRAY), .argc = argc, .argv = argv,
-                            .block = block, .saved = save_state(b) };
+                            .block = block, .saved = jb_save_state(b) };
     struct map_call m = { .c = &c, .collection = collection };
     rb_ensure(map_collection_body, (VALUE)&m, map_collection_ensure, (VALUE)&m);
     RB_GC_GUARD(c.saved.current.value);
@@ -384,7 +386,7 @@ static jb_slot collection_value(VALUE self, VALUE collection, int argc, const VA
     if (NIL_P(collection)) return jb_leaf(jb.empty_array);
     if (block || argc > 0) return map_collection(self, collection, argc, argv, block);
     jb_builder *b = jb_get(self);
-    return jb_leaf(format_keys(b, rb_funcall(collection, jb.id_to_a, 0)));
+    return jb_leaf(jb_format_keys(b, rb_funcall(collection, jb.id_to_a, 0)));
 }
 
 /* _array: the collection's Array merged into @attributes. */
@@ -392,7 +394,7 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
 {
     jb_slot list = collection_value(self, collection, argc, argv, block);
     jb_builder *b = jb_get(self);
-    set_current(b, jb_merge_values(b, b->current, list));
+    jb_set_current(b, jb_merge_values(b, b->current, list));
     RB_GC_GUARD(list.value);
 }
 
@@ -400,7 +402,19 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
 static bool is_collection(VALUE object)
 {
     return rb_respond_to(object, jb.id_map) && rb_respond_to(object, jb.id_count) &&
-           !RTEST(rb_obj_is_kind_of(object, rb_cStruct));
+           !(RB_TYPE_P(object, T_STRUCT) && RTEST(rb_obj_is_kind_of(object, rb_cStruct)));
+}
+
+/* JbuilderTemplate's _partial_options?: a Hash with both :as and :partial. */
+static bool partial_options_p(VALUE options)
+{
+    if (!RB_TYPE_P(options, T_HASH)) return false;
+    if (RBASIC_CLASS(options) == rb_cHash) {
+        return rb_hash_lookup2(options, jb.sym_as, Qundef) != Qundef &&
+               rb_hash_lookup2(options, jb.sym_partial, Qundef) != Qundef;
+    }
+    return RTEST(rb_funcall(options, jb.id_key_p, 1, jb.sym_as)) &&
+           RTEST(rb_funcall(options, jb.id_key_p, 1, jb.sym_partial));
 }
 
 /* _set(key, value = BLANK, attributes) */
@@ -408,9 +422,14 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
 {
     jb_slot result;
     jb_builder *b = jb_get(self);
+    if (b->template && argc >= 1 && partial_options_p(argv[0])) {
+        /* `json.comments post.comments, partial: "comments/comment", as: :comment` */
+        VALUE options = rb_funcall(argv[0], jb.id_dup, 0);
+        return rb_funcall(self, jb.id_set_inline_partial, 3, key, value, options);
+    }
     if (rb_block_given_p()) {
         if (value == jb.blank) {
-            result = merge_block(self, key, yield_self, self);
+            result = merge_block(self, key, jb_yield_self, self);
         } else {
             result = collection_value(self, value, 0, NULL, true);
         }
@@ -419,9 +438,9 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
             result = jb_blank(); /* json.class: nothing is set (the checks still run) */
         } else if (RB_TYPE_P(value, T_DATA) && RTEST(rb_obj_is_kind_of(value, jb.cBuilder))) {
             value = rb_funcall(value, jb.id_attributes_bang, 0);
-            result = jb_leaf(format_keys(b, value));
+            result = jb_leaf(jb_format_keys(b, value));
         } else {
-            result = jb_leaf(format_keys(b, value));
+            result = jb_leaf(jb_format_keys(b, value));
         }
     } else if (is_collection(value)) {
         result = collection_value(self, value, argc, argv, false);
@@ -429,7 +448,7 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
         struct extract x = { .self = self, .object = value, .argc = argc, .argv = argv };
         result = merge_block(self, key, extract, (VALUE)&x);
     }
-    bool stored = set_value(jb_get(self), key, result);
+    bool stored = jb_set_value(jb_get(self), key, result);
     RB_GC_GUARD(result.value);
     /* Jbuilder returns what it stored (`hash[key] = value`). A plain value is
      * returned as such; a block's object would have to be built as Ruby
@@ -513,6 +532,12 @@ static VALUE builder_method_missing(int argc, VALUE *argv, VALUE self)
 static VALUE builder_array_bang(int argc, VALUE *argv, VALUE self)
 {
     VALUE collection = argc > 0 ? argv[0] : jb.empty_array;
+    if (argc >= 2 && jb_get(self)->template && partial_options_p(argv[1])) {
+        /* `json.array! @posts, partial: "posts/post", as: :post` */
+        VALUE options = rb_funcall(argv[1], jb.id_dup, 0);
+        rb_funcall(options, jb.id_aset, 2, jb.sym_collection, collection);
+        return rb_funcall(self, jb.id_render_partial_with_options, 1, options);
+    }
     array(self, collection, argc > 1 ? argc - 1 : 0, argv + 1, rb_block_given_p());
     return Qnil;
 }
@@ -544,17 +569,18 @@ static VALUE builder_child_bang(VALUE self)
 {
     jb_builder *b = jb_get(self);
     jb_slot current = b->current;
+    if (current.node == JB_RAW && jb_is_array(b, current)) current = jb_adopt_array(b, current); /* a cached Array */
     if (current.node < 0 || b->nodes[current.node].kind != JB_ARRAY) {
-        if (current.node == JB_LEAF && RTEST(rb_obj_is_kind_of(current.value, rb_cArray))) {
+        if (current.node == JB_LEAF && jb_array_p(current.value)) {
             /* an Array of the app's (array! without a block keeps it): Jbuilder pushes onto it */
-            jb_slot item = in_scope(self, yield_self, self);
+            jb_slot item = jb_in_scope(self, jb_yield_self, self);
             rb_ary_push(current.value, jb_materialize(jb_get(self), item));
             return Qnil;
         }
         current = jb_node_slot(jb_new_node(b, JB_ARRAY));
     }
-    set_current(b, current);
-    jb_slot item = in_scope(self, yield_self, self);
+    jb_set_current(b, current);
+    jb_slot item = jb_in_scope(self, jb_yield_self, self);
     jb_array_push(jb_get(self), current.node, item);
     RB_GC_GUARD(item.value);
     return Qnil;
@@ -562,7 +588,7 @@ static VALUE builder_child_bang(VALUE self)
 
 static VALUE builder_nil_bang(VALUE self)
 {
-    set_current(jb_get(self), jb_leaf(Qnil));
+    jb_set_current(jb_get(self), jb_leaf(Qnil));
     return Qnil;
 }
 
@@ -574,19 +600,36 @@ static VALUE builder_attributes_bang(VALUE self)
 {
     jb_builder *b = jb_get(self);
     VALUE tree = jb_materialize(b, b->current);
-    if (b->current.node >= 0) set_current(b, jb_leaf(tree));
+    if (b->current.node >= 0 || b->current.node == JB_RAW) jb_set_current(b, jb_leaf(tree));
     return tree;
 }
 
 /* merge!(hash_or_array_or_builder) */
 static VALUE builder_merge_bang(VALUE self, VALUE object)
 {
-    if (RTEST(rb_obj_is_kind_of(object, jb.cBuilder))) object = rb_funcall(object, jb.id_attributes_bang, 0);
+    if (RB_TYPE_P(object, T_DATA) && RTEST(rb_obj_is_kind_of(object, jb.cBuilder))) object = rb_funcall(object, jb.id_attributes_bang, 0);
     jb_builder *b = jb_get(self);
-    object = format_keys(b, object);
-    set_current(b, jb_merge_values(b, b->current, jb_leaf(object)));
+    object = jb_format_keys(b, object);
+    jb_set_current(b, jb_merge_values(b, b->current, jb_leaf(object)));
     RB_GC_GUARD(object);
     return Qnil;
+}
+
+/* merge! of something the tree holds natively (a captured block, a
+ * collection built from partials, a cached fragment): Jbuilder formats the
+ * keys of what it merges again under deep_format_keys!, which Ruby does on
+ * the Ruby objects. */
+void jb_merge_into_current(VALUE self, jb_slot updates)
+{
+    if (jb_is_blank(updates)) return;
+    jb_builder *b = jb_get(self);
+    if (b->deep_format_keys) {
+        VALUE object = jb_format_keys(b, jb_materialize(b, updates));
+        updates = jb_leaf(object);
+        b = jb_get(self);
+    }
+    jb_set_current(b, jb_merge_values(b, b->current, updates));
+    RB_GC_GUARD(updates.value);
 }
 
 /* _key(key), for the Ruby side's _format_keys. */
@@ -621,6 +664,19 @@ void jt_init_builder(void)
     rb_gc_register_mark_object(jb.empty_array);
     jb.id_format = rb_intern("format");
     jb.id_empty_p = rb_intern("empty?");
+    jb.id_present_p = rb_intern("present?");
+    jb.id_parse_json = rb_intern("_parse_json");
+    jb.id_set_inline_partial = rb_intern("_set_inline_partial");
+    jb.id_render_partial_with_options = rb_intern("_render_partial_with_options");
+    jb.id_key_p = rb_intern("key?");
+    jb.id_dup = rb_intern("dup");
+    jb.id__run = rb_intern("_run");
+    jb.id_iterate_bang = rb_intern("iterate!");
+    jb.id_method_name = rb_intern("method_name");
+    jb.id_each = rb_intern("each");
+    jb.sym_as = ID2SYM(rb_intern("as"));
+    jb.sym_partial = ID2SYM(rb_intern("partial"));
+    jb.sym_collection = ID2SYM(rb_intern("collection"));
     jb.id_deep_merge = rb_intern("deep_merge");
     jb.id_plus = rb_intern("+");
     jb.id_aset = rb_intern("[]=");
@@ -659,4 +715,5 @@ void jt_init_builder(void)
     rb_define_private_method(c, "_deep_format_keys=", builder_set_deep_format_keys, 1);
     rb_define_private_method(c, "_key", builder_key, 1);
     rb_define_private_method(c, "_encode", builder_encode, -1);
+    jt_init_builder_fragments();
 }

@@ -18,10 +18,13 @@
 struct jt_gen;
 
 /* Where a value lives: a container node of the tree, a Ruby value (a leaf),
- * or Jbuilder's BLANK (nothing set yet). */
-enum { JB_LEAF = -1, JB_BLANK = -2 };
+ * Jbuilder's BLANK (nothing set yet), or a raw JSON fragment: an object or
+ * array Jetson wrote earlier (a cache hit), held as its text, checked by
+ * jt_raw_json_fragment_p, and split into members only when Jbuilder's
+ * semantics need them (see jb_adopt_hash). */
+enum { JB_LEAF = -1, JB_BLANK = -2, JB_RAW = -3 };
 typedef struct jb_slot {
-    VALUE value; /* the leaf's value; Qnil otherwise */
+    VALUE value; /* the leaf's value or the fragment's frozen text; Qnil otherwise */
     int32_t node;
 } jb_slot;
 
@@ -68,6 +71,12 @@ typedef struct jb_builder {
     VALUE records_class;
     bool records_ok;
     bool own_method_missing; /* the builder's class has Jetson::Builder's method_missing */
+    /* A JbuilderTemplate (views): set! and array! given partial options
+     * render partials (lib/jetson/rails/jbuilder_template.rb). */
+    bool template;
+    /* What the last _capture! block built, kept until it is merged or
+     * written as JSON (cache! writes its fragment between the two). */
+    jb_slot captured;
 } jb_builder;
 
 typedef struct jb_key {
@@ -79,7 +88,9 @@ typedef struct jb_key {
 typedef struct jb_handles {
     VALUE cBuilder, blank; /* Jetson::Builder, its BLANK */
     VALUE empty_array;     /* frozen [], Jbuilder's EMPTY_ARRAY */
-    ID id_format, id_empty_p, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
+    VALUE sym_as, sym_partial, sym_collection;
+    ID id_format, id_empty_p, id_present_p, id_parse_json, id_set_inline_partial, id_render_partial_with_options,
+       id_key_p, id_dup, id__run, id_iterate_bang, id_method_name, id_each, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
        id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
        id_merge_error, id_to_a, id_delete, id_records,
        id_plain_relation_p, id_own_method_missing_p, id_method_missing;
@@ -88,10 +99,20 @@ extern jb_handles jb;
 
 jb_builder *jb_get(VALUE self);
 
+/* Ruby's `Hash === v` and `Array === v`. Only Hashes (and subclasses) are
+ * T_HASH, and the same for Arrays; testing the type first spares
+ * rb_obj_is_kind_of's walk up a long ancestor chain (an ActiveRecord model
+ * has dozens of modules) for every object that is not one. */
+static inline bool jb_hash_p(VALUE v) { return RB_TYPE_P(v, T_HASH); }
+static inline bool jb_array_p(VALUE v) { return RB_TYPE_P(v, T_ARRAY); }
+
 static inline jb_slot jb_entry_slot(const jb_entry *e) { return (jb_slot){ .value = e->value, .node = e->node }; }
 static inline jb_slot jb_leaf(VALUE v) { return (jb_slot){ .value = v, .node = JB_LEAF }; }
 static inline jb_slot jb_blank(void) { return (jb_slot){ .value = Qnil, .node = JB_BLANK }; }
+static inline jb_slot jb_raw(VALUE text) { return (jb_slot){ .value = text, .node = JB_RAW }; }
 static inline bool jb_is_blank(jb_slot s) { return s.node == JB_BLANK; }
+/* A raw fragment is always an object or an array (scalars are decoded when a
+ * fragment is split), so it is never nil. */
 static inline bool jb_is_nil(jb_slot s) { return s.node == JB_LEAF && NIL_P(s.value); }
 
 int32_t jb_new_node(jb_builder *b, enum jb_node_kind kind);
@@ -103,9 +124,30 @@ int32_t jb_hash_find(jb_builder *b, int32_t node, jb_key key);
 jb_slot jb_merge_values(jb_builder *b, jb_slot current, jb_slot updates);
 jb_slot jb_adopt_array(jb_builder *b, jb_slot s);
 jb_slot jb_adopt_hash(jb_builder *b, jb_slot s);
+jb_slot jb_fragment_slot(VALUE text);
+bool jb_present(jb_builder *b, jb_slot s);
 VALUE jb_materialize(jb_builder *b, jb_slot s);
 VALUE jb_key_object(jb_key key);
 void jb_write(struct jt_gen *g, VALUE self);
+void jb_write_captured(struct jt_gen *g, VALUE self);
 void jb_trim(jb_builder *b);
+
+/* builder.c's scope and value handling, for the template side
+ * (builder_fragments.c). A scope saves what Jbuilder's _scope restores:
+ * @attributes and the key format settings (not ignore_nil!). */
+struct saved_state {
+    jb_slot current;
+    VALUE key_formatter;
+    bool deep_format_keys;
+};
+struct saved_state jb_save_state(const jb_builder *b);
+void jb_restore_state(jb_builder *b, const struct saved_state *saved);
+void jb_set_current(jb_builder *b, jb_slot s);
+bool jb_set_value(jb_builder *b, VALUE key, jb_slot value);
+jb_slot jb_in_scope(VALUE self, VALUE (*fn)(VALUE), VALUE arg);
+VALUE jb_yield_self(VALUE self);
+VALUE jb_format_keys(jb_builder *b, VALUE value);
+void jb_merge_into_current(VALUE self, jb_slot updates);
+void jt_init_builder_fragments(void);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "builder.h"
 #include "generator_internal.h"
+#include "raw_json.h"
 
 /* The builder is write-barrier protected: every VALUE stored into its arrays
  * is announced to the GC. */
@@ -81,14 +82,27 @@ static inline bool is_node(jb_builder *b, jb_slot s, enum jb_node_kind kind)
     return s.node >= 0 && b->nodes[s.node].kind == kind;
 }
 
+static inline bool is_raw(jb_slot s, char open)
+{
+    return s.node == JB_RAW && RSTRING_PTR(s.value)[0] == open;
+}
+
+/* A Hash Jetson holds natively: a node, or a raw object (both stand for a
+ * plain Hash with String keys). */
+static inline bool is_native_hash(jb_builder *b, jb_slot s)
+{
+    return is_node(b, s, JB_HASH) || is_raw(s, '{');
+}
+
 bool jb_is_array(jb_builder *b, jb_slot s)
 {
-    return is_node(b, s, JB_ARRAY) || (s.node == JB_LEAF && RTEST(rb_obj_is_kind_of(s.value, rb_cArray)));
+    return is_node(b, s, JB_ARRAY) || is_raw(s, '[') ||
+           (s.node == JB_LEAF && jb_array_p(s.value));
 }
 
 static bool is_hash(jb_builder *b, jb_slot s)
 {
-    return is_node(b, s, JB_HASH) || (s.node == JB_LEAF && RTEST(rb_obj_is_kind_of(s.value, rb_cHash)));
+    return is_native_hash(b, s) || (s.node == JB_LEAF && jb_hash_p(s.value));
 }
 
 /* Ruby's `value.empty?` (Jbuilder's Blank answers true). */
@@ -96,7 +110,29 @@ static bool is_empty(jb_builder *b, jb_slot s)
 {
     if (s.node >= 0) return b->nodes[s.node].count == 0;
     if (s.node == JB_BLANK) return true;
+    if (s.node == JB_RAW) return jt_raw_json_empty_p(RSTRING_PTR(s.value), RSTRING_LEN(s.value));
     return RTEST(rb_funcall(s.value, jb.id_empty_p, 0));
+}
+
+/* ActiveSupport's `value.present?`, for cache_root!'s "nothing written yet". */
+bool jb_present(jb_builder *b, jb_slot s)
+{
+    if (s.node >= 0) return b->nodes[s.node].count > 0;
+    if (s.node == JB_BLANK) return false;
+    if (s.node == JB_RAW) return !jt_raw_json_empty_p(RSTRING_PTR(s.value), RSTRING_LEN(s.value));
+    return RTEST(rb_funcall(s.value, jb.id_present_p, 0));
+}
+
+/* A fragment read back from a cache (checked by the caller with
+ * jt_raw_json_fragment_p). Only the shape the tree code relies on is checked
+ * here; everything that reads a fragment stays within its bytes anyway. */
+jb_slot jb_fragment_slot(VALUE text)
+{
+    if (!RB_TYPE_P(text, T_STRING) || RSTRING_LEN(text) < 2 ||
+        (RSTRING_PTR(text)[0] != '{' && RSTRING_PTR(text)[0] != '[')) {
+        rb_raise(rb_eArgError, "Jetson: a JSON fragment must be an object or an array");
+    }
+    return jb_raw(rb_str_new_frozen(text));
 }
 
 void jb_array_push(jb_builder *b, int32_t node, jb_slot item)
@@ -166,8 +202,37 @@ static int adopt_hash_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
+/* A raw fragment as a node of its top-level members: keys are decoded,
+ * objects and arrays stay raw text, scalars become Ruby values. Jetson's own
+ * fragments have no repeated keys, so members are appended as they come. */
+static int32_t split_fragment(jb_builder *b, VALUE text)
+{
+    jt_raw_iter it;
+    jt_raw_iter_init(&it, RSTRING_PTR(text), RSTRING_LEN(text));
+    int32_t node = jb_new_node(b, it.object ? JB_HASH : JB_ARRAY);
+    long key_off, key_len, val_off, val_len;
+    /* The text is pinned (marked by the builder or held on this stack), but
+     * its pointer is read again after every allocation all the same. */
+    while (jt_raw_iter_next(&it, RSTRING_PTR(text), &key_off, &key_len, &val_off, &val_len)) {
+        char open = RSTRING_PTR(text)[val_off];
+        jb_slot value = open == '{' || open == '['
+                            ? jb_raw(rb_obj_freeze(rb_str_subseq(text, val_off, val_len)))
+                            : jb_leaf(jt_raw_json_scalar(RSTRING_PTR(text) + val_off, val_len));
+        if (it.object) {
+            VALUE key = rb_str_to_interned_str(jt_raw_json_string(RSTRING_PTR(text) + key_off, key_len));
+            new_entry(b, node, (jb_key){ .key = key, .kind = JB_KEY_RAW }, value);
+        } else {
+            jb_array_push(b, node, value);
+        }
+        RB_GC_GUARD(value.value);
+    }
+    RB_GC_GUARD(text);
+    return node;
+}
+
 jb_slot jb_adopt_hash(jb_builder *b, jb_slot s)
 {
+    if (is_raw(s, '{')) return jb_node_slot(split_fragment(b, s.value));
     if (s.node != JB_LEAF || !RB_TYPE_P(s.value, T_HASH) || RBASIC_CLASS(s.value) != rb_cHash) return s;
     struct adopt_hash a = { .b = b, .node = jb_new_node(b, JB_HASH) };
     rb_hash_foreach(s.value, adopt_hash_i, (VALUE)&a);
@@ -177,6 +242,7 @@ jb_slot jb_adopt_hash(jb_builder *b, jb_slot s)
 
 jb_slot jb_adopt_array(jb_builder *b, jb_slot s)
 {
+    if (is_raw(s, '[')) return jb_node_slot(split_fragment(b, s.value));
     if (s.node != JB_LEAF || !RB_TYPE_P(s.value, T_ARRAY) || RBASIC_CLASS(s.value) != rb_cArray) return s;
     int32_t node = jb_new_node(b, JB_ARRAY);
     for (long i = 0; i < RARRAY_LEN(s.value); i++) jb_array_push(b, node, jb_leaf(RARRAY_AREF(s.value, i)));
@@ -201,11 +267,11 @@ static void deep_merge_pair(jb_builder *b, int32_t node, jb_key key, jb_slot val
     }
     jb_slot current = jb_entry_slot(&b->entries[i]);
     bool merges;
-    if (current.node >= 0) {
-        merges = b->nodes[current.node].kind == JB_HASH && is_hash(b, value);
+    if (current.node >= 0 || current.node == JB_RAW) {
+        merges = is_native_hash(b, current) && is_hash(b, value);
     } else if (current.node == JB_LEAF && RB_TYPE_P(current.value, T_HASH)) {
         VALUE other = value.node == JB_LEAF ? value.value : Qundef;
-        merges = other == Qundef ? is_node(b, value, JB_HASH) && RBASIC_CLASS(current.value) == rb_cHash
+        merges = other == Qundef ? is_native_hash(b, value) && RBASIC_CLASS(current.value) == rb_cHash
                                  : RTEST(rb_obj_is_kind_of(other, rb_obj_class(current.value)));
     } else {
         merges = false;
@@ -235,6 +301,7 @@ static jb_slot deep_merge(jb_builder *b, jb_slot current, jb_slot updates)
         VALUE merged = rb_funcall(current.value, jb.id_deep_merge, 1, jb_materialize(b, updates));
         return jb_leaf(merged);
     }
+    if (updates.node == JB_RAW) updates = jb_node_slot(split_fragment(b, updates.value));
     if (updates.node >= 0) {
         for (int32_t i = b->nodes[updates.node].first; i >= 0; i = jb_next(&b->entries[i])) {
             jb_entry e = b->entries[i];
@@ -261,6 +328,8 @@ jb_slot jb_merge_values(jb_builder *b, jb_slot current, jb_slot updates)
 {
     if (jb_is_blank(updates)) return current;
     if (jb_is_blank(current) || jb_is_nil(updates) || (is_empty(b, current) && jb_is_array(b, updates))) return updates;
+    /* {}.deep_merge(fragment) is the fragment: keep it as text */
+    if (is_node(b, current, JB_HASH) && b->nodes[current.node].count == 0 && is_raw(updates, '{')) return updates;
     if (jb_is_array(b, current) && jb_is_array(b, updates)) {
         current = jb_adopt_array(b, current);
         updates = jb_adopt_array(b, updates);
@@ -289,6 +358,7 @@ VALUE jb_materialize(jb_builder *b, jb_slot s)
 {
     if (s.node == JB_LEAF) return s.value;
     if (s.node == JB_BLANK) return jb.blank;
+    if (s.node == JB_RAW) return rb_funcall(b->self, jb.id_parse_json, 1, s.value);
     int32_t node = s.node;
     if (b->nodes[node].kind == JB_ARRAY) {
         VALUE ary = rb_ary_new_capa(b->nodes[node].count);
@@ -357,6 +427,10 @@ static void write_slot(jt_gen *g, jb_builder *b, jb_slot s)
 {
     if (s.node == JB_LEAF) {
         jt_gen_value(g, s.value);
+    } else if (s.node == JB_RAW) {
+        /* the text is marked by the builder (pinned), so growing the buffer
+         * cannot move or free it while it is copied */
+        jt_buffer_append(g->buf, RSTRING_PTR(s.value), (size_t)RSTRING_LEN(s.value));
     } else if (s.node == JB_BLANK) {
         jt_gen_value(g, jb.blank);
     } else if (b->nodes[s.node].kind == JB_ARRAY) {
@@ -370,6 +444,15 @@ static void write_slot(jt_gen *g, jb_builder *b, jb_slot s)
     } else {
         write_hash(g, b, s.node);
     }
+}
+
+/* jt_write_fn for jt_generate_rails_with: what _capture! kept (a cache!
+ * block's object, a collection element). */
+void jb_write_captured(struct jt_gen *g, VALUE self)
+{
+    jb_builder *b = jb_get(self);
+    write_slot(g, b, b->captured);
+    RB_GC_GUARD(self);
 }
 
 /* jt_write_fn for jt_generate_rails_with: the whole document. */

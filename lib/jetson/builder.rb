@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "json"
 require "jetson/rails"
 require "active_support/core_ext/hash/deep_merge"
 
@@ -165,6 +166,24 @@ module Jetson
     private_constant :NATIVE_ENCODERS
 
     private
+
+    # ActiveSupport's settings of the moment, as the native writers take them
+    # (target!, the JSON of a cached fragment); nil when the app's encoder is
+    # its own, whose to_json must then write.
+    def _encoding_settings
+      return unless NATIVE_ENCODERS.include?(::ActiveSupport.json_encoder)
+
+      settings = ::ActiveSupport::JSON::Encoding
+      [settings.escape_html_entities_in_json, settings.use_standard_json_time_format, settings.time_precision,
+       Rails::CLASSES, Rails.active_model]
+    end
+
+    # A cached JSON fragment as the Ruby objects Jbuilder would hold, where
+    # its semantics need them (attributes!, deep_format_keys!, a Hash of the
+    # app's merged with a cached object).
+    def _parse_json(text)
+      ::JSON.parse(text)
+    end
 
     # Jbuilder's _format_keys, called natively only under deep_format_keys!.
     def _format_keys(value)

@@ -5,11 +5,16 @@ require "jetson/builder"
 # `require "jetson/jbuilder"`: ::Jbuilder is Jetson::Builder, so existing
 # Jbuilder code (Jbuilder.new, Jbuilder.encode, Jbuilder.key_format,
 # ignore_nil, deep_format_keys, Jbuilder::KeyFormatter and its errors) runs on
-# Jetson with Jbuilder's output. It stands in for the jbuilder gem's builder:
-# load it instead of `require "jbuilder"`, not after it.
+# Jetson with Jbuilder's output. In a Rails app (required after Rails, as
+# Bundler does for `gem "jetson", require: "jetson/jbuilder"`) it also brings
+# the views: the :jbuilder template handler with JbuilderTemplate, partials,
+# fragment caching, the dependency tracker and the scaffold generators (see
+# Jetson::Rails::JbuilderRailtie). It stands in for the jbuilder gem: load it
+# instead of `require "jbuilder"`, not after it.
 if defined?(::Jbuilder) && !(::Jbuilder <= Jetson::Builder)
-  raise LoadError, "jetson/jbuilder defines Jbuilder, but the jbuilder gem's Jbuilder is already loaded " \
-                   "(require jetson/jbuilder instead of jbuilder)"
+  raise LoadError, "jetson/jbuilder defines Jbuilder, but the jbuilder gem's Jbuilder is already loaded: " \
+                   "remove the jbuilder gem from the Gemfile (or give it `require: false`) and require " \
+                   "jetson/jbuilder in its place"
 end
 
 class Jbuilder < Jetson::Builder
@@ -18,3 +23,5 @@ class Jbuilder < Jetson::Builder
   Blank = ::Jetson::Builder::Blank
   Blank.shown_as = "Jbuilder::Blank"
 end
+
+require "jetson/rails/jbuilder_railtie" if defined?(::Rails::Railtie)

@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require "jetson/rails/fragment_cache"
+
+module Jetson
+  module Rails
+    # A `cached: true` (or `cached: ->(item) { key }`) collection of partials:
+    # ActionView's collection caching (CollectionCaching), keys and order
+    # of work included, with each element's JSON text as the cached value,
+    # read with one read_multi and pasted into the document on a hit.
+    #
+    # As in ActionView, items with the same key are rendered once (the last
+    # of them, at the place of the first), misses are rendered before the
+    # collection is put together, and their counters count misses only.
+    class CachedCollection
+      def initialize(partials, json, template, cached, preload)
+        @partials = partials
+        @view = partials.view
+        @json = json
+        @template = template
+        @key_of = cached.respond_to?(:call) ? cached : nil
+        @preload = preload
+      end
+
+      def render(node, collection, payload, locals, variables)
+        digest_path = @view.digest_path_from_template(@template)
+        collection.preload_associations(collection) if @key_of && @preload
+        keyed = {}
+        ordered = []
+        collection.each do |item|
+          key = cache_key(@key_of ? @key_of.call(item) : item, digest_path)
+          ordered << key
+          keyed[key] = item
+        end
+
+        cache = FragmentCache.new(@view)
+        store = ::ActionView::PartialRenderer.collection_cache
+        texts = cache.read_multi(store, keyed.keys)
+        payload[:cache_hits] = texts.size
+        missed = keyed.reject { |key, _| texts.key?(key) }
+        unless missed.empty?
+          items = missed.values
+          collection.preload_associations(items) if @preload
+          entries = missed.keys.zip(render_texts(items, locals, variables)).to_h
+          cache.write_multi(store, entries)
+          texts.merge!(entries)
+        end
+        ordered.each { |key| @json.__send__(:_collection_push_json, node, texts.fetch(key)) }
+      end
+
+      private
+
+      # ActionView's expanded_cache_key: the view's fragment name for the
+      # item's key with the partial's digest, and the controller's keys.
+      def cache_key(key, digest_path)
+        key = @view.combined_fragment_cache_key(@view.cache_fragment_name(key, digest_path: digest_path))
+        key.frozen? ? key.dup : key
+      end
+
+      # Renders items on a node of their own; returns the JSON text of each.
+      def render_texts(items, locals, variables)
+        node = @json.__send__(:_collection_begin)
+        settings = @json.__send__(:_encoding_settings)
+        texts = []
+        @partials.render_elements(@json, node, items, @template, locals, variables) do
+          texts << @json.__send__(:_element_text, node, settings)
+        end
+        texts
+      end
+    end
+  end
+end

@@ -1,0 +1,124 @@
+# frozen_string_literal: true
+
+require "active_support/cache"
+
+module Jetson
+  module Rails
+    # Fragment caching for Jbuilder views, with the fragment's JSON text as
+    # the cached value: `cache!` blocks and `cached:` collections of
+    # JbuilderTemplate.
+    #
+    # The jbuilder gem caches the Ruby Hash a block built: a hit unmarshals
+    # the whole Hash, merges it and encodes it again with the rest of the
+    # document. Jetson caches one String per entry (read with read_multi for
+    # collections) and pastes it into the document on a hit, checked but
+    # not decoded.
+    #
+    # Keys are the jbuilder gem's (the instrumented read_fragment and
+    # write_fragment keys are the same), but the entries live in a namespace
+    # of their own within the store: `jetson:1:hs3` after the store's own
+    # namespace, if any. An app moving from the jbuilder gem never reads one
+    # of its Hashes as JSON text, and the namespace also names the
+    # ActiveSupport settings the text was written with (HTML entities
+    # escaped, standard time format, time precision; and the JSON encoder
+    # when it is neither ActiveSupport's nor Jetson's), so changing them
+    # does not serve text written under others. cache_root! keeps the
+    # jbuilder gem's keys: it caches the document's JSON text there too.
+    class FragmentCache
+      # The layout of the cached text; a new one changes the namespace.
+      FORMAT = 1
+
+      NATIVE_ENCODERS = %w[ActiveSupport::JSON::Encoding::JSONGemEncoder Jetson::RailsEncoder].freeze
+
+      def initialize(view)
+        @view = view
+      end
+
+      # The key of a cache! block, as the jbuilder gem makes it: the
+      # template's digest, the controller's fragment cache keys, under
+      # "jbuilder/".
+      def key(key, options)
+        name_options = options.slice(:skip_digest, :virtual_path)
+        key = @view.cache_fragment_name(key, **name_options) if @view.respond_to?(:cache_fragment_name)
+        if @view.respond_to?(:combined_fragment_cache_key)
+          key = @view.combined_fragment_cache_key(key)
+        elsif ::Hash === key
+          key = @view.url_for(key).split("://", 2).last
+        end
+        ::ActiveSupport::Cache.expand_cache_key(key, :jbuilder)
+      end
+
+      # The JSON text cached under key, "" for a block that built nothing,
+      # or nil: a miss, or an entry that is not JSON Jetson can paste (then
+      # rendered and written again).
+      def read(key, options)
+        text = instrument(:read_fragment, key) { store.read(key, store_options(store, options)) }
+        text if text == "" || ::Jetson::Builder.json_fragment?(text)
+      end
+
+      # Caches the JSON text the block returns. The text is complete before
+      # the store sees it: a block that raises writes nothing.
+      def write(key, options)
+        instrument(:write_fragment, key) do
+          text = yield
+          store.write(key, text, store_options(store, options))
+        end
+      end
+
+      # cache_root!: the document's JSON text under the jbuilder gem's own
+      # key, read or rendered and written.
+      def fetch_root(key, options)
+        key = key(key, options)
+        cached = instrument(:read_fragment, key) { store.read(key, options) }
+        cached || instrument(:write_fragment, key) { yield.tap { |text| store.write(key, text, options) } }
+      end
+
+      # The cached texts of keys (one read_multi), without entries Jetson
+      # cannot paste.
+      def read_multi(store, keys)
+        texts = store.read_multi(*keys, **store_options(store, {}))
+        texts.select! { |_key, text| ::Jetson::Builder.json_fragment?(text) }
+        texts
+      end
+
+      def write_multi(store, entries)
+        store.write_multi(entries, **store_options(store, {}))
+      end
+
+      private
+
+      def store
+        ::Rails.cache
+      end
+
+      def instrument(name, key, &block)
+        @view.controller.instrument_fragment_cache(name, key, &block)
+      end
+
+      def store_options(store, options)
+        options.merge(namespace: namespace(store, options))
+      end
+
+      def namespace(store, options)
+        base = options.fetch(:namespace) { store.options[:namespace] }
+        base = base.call if base.respond_to?(:call)
+        base ? "#{base}:#{Rails.fragment_namespace}" : Rails.fragment_namespace
+      end
+    end
+
+    class << self
+      # The namespace of Jetson's JSON fragments under the settings of the
+      # moment (see FragmentCache).
+      def fragment_namespace
+        settings = ActiveSupport::JSON::Encoding
+        name = +"jetson:#{FragmentCache::FORMAT}:"
+        name << (settings.escape_html_entities_in_json ? "h" : "n")
+        name << (settings.use_standard_json_time_format ? "s" : "l")
+        name << settings.time_precision.to_s
+        encoder = ActiveSupport.json_encoder
+        name << ":" << encoder.name.to_s unless FragmentCache::NATIVE_ENCODERS.include?(encoder.name)
+        name
+      end
+    end
+  end
+end

@@ -1,0 +1,303 @@
+# frozen_string_literal: true
+
+require "action_view"
+require "jetson/rails/cached_collection"
+
+module Jetson
+  module Rails
+    # Renders the partials of a JbuilderTemplate: what the jbuilder gem does
+    # with `@context.render(options)` (ActionView's render helper, its
+    # Renderer and a new PartialRenderer per call) and with its
+    # CollectionRenderer, done with the same lookups, locals, instrumentation
+    # events and errors, but
+    # - each template is found once per render: a partial rendered for every
+    #   element of a collection (an author partial per post, a comments
+    #   collection per post) is looked up once, not once per element;
+    # - a collection's elements are rendered into the builder's native
+    #   document, one scope each, with no RenderedTemplate, body Hash or
+    #   output buffer per element;
+    # - `cached:` collections keep each element's JSON text (see
+    #   FragmentCache).
+    #
+    # One instance per rendered view: the view's JbuilderTemplate, which the
+    # partials it renders share, holds it. Anything ActionView's render
+    # helper does beyond this (formats:, layout:, object:, a collection
+    # without as:, an object that renders itself) goes through the helper.
+    class PartialRenderer
+      NO_PREFIXES = [].freeze
+
+      def initialize(view)
+        @view = view
+        @debug_events = nil
+        @templates = {}
+        @object_paths = {}
+        @variables = {}
+        @details = {}.compare_by_identity
+        @compiled = {}.compare_by_identity # templates compiled (Template#compile!) for direct rendering
+        # A .jbuilder partial writes into `json` and returns nothing, so one
+        # output buffer serves all of them (ActionView makes one per render).
+        @buffer = ::ActionView::OutputBuffer.new
+        # What ActionView passes a single partial for `yield` (its layout's content).
+        @layout_block = proc { |*name| view._layout_for(*name) }
+      end
+
+      # A single partial: render(partial: "posts/post", locals: {...}, handlers: [...]).
+      def render(options)
+        partial = options[:partial]
+        return @view.render(options) if partial.nil? || delegated?(options)
+        return render_object(partial, options[:locals] || {}, options) unless ::String === partial
+
+        locals = options[:locals] || {}
+        render_template(find(partial, locals.keys, details(options)), locals)
+      end
+
+      # partial!(model): ActionView's render(model, locals), the partial that
+      # model.to_partial_path names, with the model as the local named after
+      # it (or options[:as]).
+      def render_object(object, locals, options = nil)
+        if object.respond_to?(:to_ary) || (!options && object.respond_to?(:render_in))
+          return options ? @view.render(options) : @view.render(object, locals)
+        end
+
+        path = object_partial_path(object)
+        local = local_name(path, options && options[:as])
+        template = find(path, locals.keys << local, options ? details(options) : {})
+        locals[local] = object
+        render_template(template, locals)
+      end
+
+      # A collection of partials into json's current node, as the jbuilder
+      # gem's CollectionRenderer#render_collection_with_partial (a present
+      # collection, options[:locals] holding json and options[:as] given).
+      def render_collection(json, collection, partial, options)
+        variables = variables(options[:as])
+        locals = options[:locals]
+        template = find(partial, locals.keys.concat(variables[0, 3]), details(options))
+        cached = options[:cached] && caching?
+        # ActionView defers a relation's preloading to the rendering of its
+        # elements so that a cached collection preloads for its misses only.
+        # Without a cache that is the preloading loading does anyway, so only
+        # a cached collection asks for it (asking costs a scope per call).
+        preload = cached && collection.respond_to?(:preload_associations)
+        collection.skip_preloading! if preload && !collection.loaded?
+        count = collection.respond_to?(:length) ? collection.length : collection.size
+        ::ActiveSupport::Notifications.instrument("render_collection.action_view", identifier: template.identifier,
+                                                                                  layout: nil, count: count) do |payload|
+          node = json.__send__(:_collection_begin)
+          if cached
+            CachedCollection.new(self, json, template, options[:cached], preload)
+                            .render(node, collection, payload, locals, variables)
+          else
+            render_elements(json, node, collection, template, locals, variables)
+          end
+          json.__send__(:_collection_merge!, node)
+        end
+      ensure
+        @buffer = ::ActionView::OutputBuffer.new unless @buffer.empty?
+      end
+
+      # Renders each object as an element of node, ActionView's collection
+      # locals set (the object as `as`, its _counter and _iteration); yields
+      # after each element if given a block.
+      def render_elements(json, node, objects, template, locals, variables)
+        as, counter, iteration_name, implicit_locals = variables
+        iteration = ::ActionView::PartialIteration.new(objects.size)
+        # a partial of another handler returns its content: the element
+        buffer = template.handler.equal?(::JbuilderHandler) ? @buffer : nil
+        if buffer && !block_given? && direct?(template)
+          begin
+            return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
+                                 buffer)
+          rescue => e # rubocop:disable Style/RescueStandardError -- what Template#render rescues
+            render_error(template, e)
+          end
+        end
+        objects.each do |object|
+          locals[as] = object
+          locals[counter] = iteration.index
+          locals[iteration_name] = iteration
+          json.__send__(:_collection_element, node) do
+            template.render(@view, locals, buffer, implicit_locals: implicit_locals)
+          end
+          iteration.iterate!
+          yield if block_given?
+        end
+      end
+
+      # The partial template at path for these locals and lookup details:
+      # ActionView's lookup (a path without a directory is looked up under
+      # the controller's prefixes), remembered for this render. Without a
+      # details key (template caching off, as in development) every call
+      # looks up.
+      def find(path, keys, details)
+        lookup = @view.lookup_context
+        prefixes = path.include?("/") ? NO_PREFIXES : lookup.prefixes
+        details_key = lookup.details_key
+        return lookup.find_template(path, prefixes, true, keys, details) unless details_key
+
+        entries = (@templates[path] ||= [])
+        entries.each do |entry|
+          if entry[0].equal?(lookup) && entry[1].equal?(details_key) && entry[2] == keys && entry[3] == details &&
+             entry[4] == prefixes
+            return entry[5]
+          end
+        end
+        template = lookup.find_template(path, prefixes, true, keys, details)
+        entries << [lookup, details_key, keys, details, prefixes, template].freeze
+        template
+      end
+
+      def view
+        @view
+      end
+
+      private
+
+      # Whether the elements of a collection can run the partial's compiled
+      # method as Template#render does, without going through it (natively:
+      # Jetson::Builder#_render_elements). Template#render compiles the
+      # template (done here first), checks strict locals (then it goes on
+      # doing so) and instruments "!render_template.action_view", an event
+      # ActionView documents as costly and meant for development: while
+      # something listens to it, every element goes through Template#render
+      # and emits it.
+      def direct?(template)
+        return false if template.strict_locals? || debug_events?
+        return true if @compiled.key?(template)
+        return false unless template.respond_to?(:compile!, true)
+
+        template.__send__(:compile!, @view)
+        @compiled[template] = true
+      end
+
+      # Whether something listens to "!render_template.action_view" (asked
+      # once per render: the answer only changes when an app subscribes).
+      def debug_events?
+        @debug_events = ::ActiveSupport::Notifications.notifier.listening?("!render_template.action_view") if @debug_events.nil?
+        @debug_events
+      end
+
+      # Template#render's work for a compiled .jbuilder partial (see direct?).
+      def run(template, locals, &block)
+        @view._run(template.method_name, template, locals, @buffer, &block)
+        nil
+      rescue => e # rubocop:disable Style/RescueStandardError -- what Template#render rescues
+        render_error(template, e)
+      end
+
+      # Template#render's handling of an error from the partial's method:
+      # ActionView::Template::Error, naming the templates it passed through.
+      def render_error(template, error)
+        if error.is_a?(::ActionView::Template::Error)
+          error.sub_template_of(template)
+          ::Kernel.raise error
+        end
+        ::Kernel.raise ::ActionView::Template::Error, template
+      end
+
+      # Render options ActionView's render helper interprets and this class
+      # leaves to it.
+      def delegated?(options)
+        options.key?(:collection) || options.key?(:object) || options.key?(:layout) || options.key?(:formats)
+      end
+
+      # ActionView's collection caching applies (CollectionCaching#will_cache?).
+      def caching?
+        controller = @view.controller
+        controller.respond_to?(:perform_caching) && controller.perform_caching
+      end
+
+      def render_template(template, locals)
+        jbuilder = template.handler.equal?(::JbuilderHandler)
+        direct = jbuilder && direct?(template)
+        ::ActiveSupport::Notifications.instrument("render_partial.action_view",
+                                                  identifier: template.identifier, layout: nil,
+                                                  locals: locals) do |payload|
+          content = if direct
+                      run(template, locals, &@layout_block)
+                    else
+                      template.render(@view, locals, jbuilder ? @buffer : nil, add_to_stack: true, &@layout_block)
+                    end
+          payload[:cache_hit] = @view.view_renderer.cache_hits[template.virtual_path]
+          content
+        end
+      end
+
+      # The lookup details render options give (ActionView's extract_details),
+      # remembered per handlers list for the usual options that name no
+      # other detail.
+      def details(options)
+        handlers = options[:handlers]
+        unless options.key?(:locale) || options.key?(:variants)
+          # by identity: JbuilderTemplate passes template_lookup_options's own list
+          return @details[handlers] ||= (handlers ? { handlers: Array(handlers) } : {}).freeze
+        end
+
+        details = {}
+        ::ActionView::LookupContext.registered_details.each do |key|
+          value = options[key]
+          details[key] = Array(value) if value
+        end
+        details
+      end
+
+      # [as, as_counter, as_iteration, [as_counter, as_iteration]] for a
+      # collection's `as:` (ActionView's retrieve_variable), which must be a
+      # valid local name.
+      def variables(as)
+        @variables[as] ||= begin
+          unless /\A[a-z_]\w*\z/.match?(as.to_s)
+            ::Kernel.raise ::ArgumentError,
+                           ::ActionView::AbstractRenderer::ObjectRendering::OPTION_AS_ERROR_MESSAGE % as
+          end
+          name = as.to_sym
+          counter = :"#{name}_counter"
+          iteration = :"#{name}_iteration"
+          [name, counter, iteration, [counter, iteration].freeze].freeze
+        end
+      end
+
+      # The partial path of an object (ActionView's partial_path), with the
+      # controller's namespace in front when the app asks for it.
+      def object_partial_path(object)
+        object = object.to_model if object.respond_to?(:to_model)
+        unless object.respond_to?(:to_partial_path)
+          ::Kernel.raise ::ArgumentError, "'#{object.inspect}' is not an ActiveModel-compatible object. " \
+                                          "It must implement #to_partial_path."
+        end
+
+        path = object.to_partial_path
+        return path unless @view.prefix_partial_path_with_controller_namespace
+
+        prefix = @view.lookup_context.prefixes.first
+        (@object_paths[prefix] ||= {})[path] ||= namespaced_path(prefix, path)
+      end
+
+      # "admin/posts" and "comments/comment" give "admin/comments/comment":
+      # the directories of the controller's prefix, up to the first one the
+      # object's path already starts with, go in front.
+      def namespaced_path(prefix, path)
+        return path unless prefix&.include?("/") && path.include?("/")
+
+        namespace = ::File.dirname(prefix).split("/")
+        object_dirs = path.split("/")[0..-3]
+        kept = namespace.each_with_index.take_while { |dir, i| dir != object_dirs[i] }.map(&:first)
+        (kept << path).join("/")
+      end
+
+      # The local the object is given to the partial as: as:, or the
+      # partial's name.
+      def local_name(path, as)
+        return variables(as).first if as
+
+        base = path.end_with?("/") ? "" : ::File.basename(path)
+        match = /\A_?(.*?)(?:\.\w+)*\z/.match(base)
+        unless match
+          ::Kernel.raise ::ArgumentError,
+                         ::ActionView::AbstractRenderer::ObjectRendering::IDENTIFIER_ERROR_MESSAGE % path
+        end
+        match[1].to_sym
+      end
+    end
+  end
+end
