@@ -1,0 +1,2 @@
+json.id badge.id
+json.label badge.label

@@ -1,0 +1,2 @@
+json.here "cases/_box"
+json.title title

@@ -1,0 +1,2 @@
+json.title "keys first"
+json.array! @posts_array.first(2), partial: "posts/summary", as: :post

@@ -1,0 +1,1 @@
+json.array! @counting, partial: "posts/summary", as: :post

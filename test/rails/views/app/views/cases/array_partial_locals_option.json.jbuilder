@@ -1,0 +1,1 @@
+json.array! @posts_array.first(2), partial: "posts/summary", as: :post, locals: { show_body: true }

@@ -1,0 +1,1 @@
+json.array! nil, partial: "posts/summary", as: :post

@@ -1,0 +1,3 @@
+json.cache_if! false, ["v12", @post] do
+  json.id @post.id
+end

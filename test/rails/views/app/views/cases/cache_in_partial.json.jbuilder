@@ -1,0 +1,1 @@
+json.array! @posts_array, partial: "cases/cached_summary", as: :post

@@ -1,0 +1,3 @@
+json.cache! ["v10", @post], skip_digest: true do
+  json.id @post.id
+end

@@ -1,0 +1,1 @@
+json.array! @empty, partial: "posts/summary", as: :post, cached: true

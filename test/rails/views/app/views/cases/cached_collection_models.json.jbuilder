@@ -1,0 +1,1 @@
+json.array! @badges, partial: "badges/badge", as: :badge, cached: true

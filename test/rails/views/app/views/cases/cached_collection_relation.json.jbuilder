@@ -1,0 +1,1 @@
+json.array! @posts, partial: "posts/full", as: :post, cached: true

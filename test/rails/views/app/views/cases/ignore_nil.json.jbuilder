@@ -1,0 +1,2 @@
+json.ignore_nil!
+json.array! @authors, partial: "authors/author", as: :author

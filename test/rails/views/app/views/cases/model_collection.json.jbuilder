@@ -1,0 +1,6 @@
+json.badges do
+  json.array! @badges, partial: "badges/badge", as: :badge
+end
+json.one do
+  json.partial! @badges.last
+end

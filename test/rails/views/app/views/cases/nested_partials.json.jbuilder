@@ -1,0 +1,1 @@
+json.array! @posts_array, partial: "posts/full", as: :post

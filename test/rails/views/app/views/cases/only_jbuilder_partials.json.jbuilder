@@ -1,0 +1,1 @@
+json.partial! "only_jbuilder"

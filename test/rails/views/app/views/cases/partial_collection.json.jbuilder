@@ -1,0 +1,1 @@
+json.partial! "comments/comment", collection: @comments, as: :comment

@@ -1,0 +1,1 @@
+json.partial! "shared/box", title: @post.title, count: 3

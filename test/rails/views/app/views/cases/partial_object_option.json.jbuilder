@@ -1,0 +1,1 @@
+json.partial! "authors/author", object: @post.author

@@ -1,0 +1,1 @@
+json.partial! partial: "posts/summary", collection: @posts, as: :post, show_body: true

@@ -1,0 +1,1 @@
+json.partial! partial: "shared/box", locals: { title: "options", count: 7 }

@@ -1,0 +1,1 @@
+json.partial! partial: "shared/box", title: "top-level locals", extra: { "a" => 1 }

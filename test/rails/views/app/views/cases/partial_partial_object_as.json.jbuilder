@@ -1,0 +1,1 @@
+json.partial! partial: @post.author, as: :author

@@ -1,0 +1,3 @@
+json.box do
+  json.partial! "box", title: "found under the controller's prefix"
+end

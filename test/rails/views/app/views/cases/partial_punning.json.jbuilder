@@ -1,0 +1,2 @@
+title = "punned"
+json.partial! "shared/box", title:

@@ -1,0 +1,1 @@
+json.array! @posts_array.first(3), partial: "shared/strict", as: :post

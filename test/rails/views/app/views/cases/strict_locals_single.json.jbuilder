@@ -1,0 +1,1 @@
+json.partial! "shared/strict", post: @post, post_counter: 5, post_iteration: nil, tag: "<t>"

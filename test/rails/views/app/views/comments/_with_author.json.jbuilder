@@ -1,0 +1,2 @@
+json.(comment, :id, :body)
+json.partial! "authors/author", author: comment.author

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+# Controllers and routes of ViewsApp (test/support/views_app.rb).
+
+# The scaffold's controller: index and show render their .json.jbuilder views.
+class PostsController < ActionController::Base
+  def index
+    @posts = Post.includes(:author, comments: :author).order(:id)
+  end
+
+  def show
+    @post = Post.find(params[:id])
+  end
+end
+
+# Renders app/views/cases/<name>.json.jbuilder with the same assigns for
+# every case, so that a case is a view file and nothing else.
+class CasesController < ActionController::Base
+  def show
+    name = params[:name]
+    raise ArgumentError, "bad case name #{name.inspect}" unless /\A\w+\z/.match?(name)
+
+    assign_records
+    render template: "cases/#{name}"
+  end
+
+  private
+
+  def assign_records
+    @post = Post.find(1)
+    @other_post = Post.find(6)
+    @posts = Post.order(:id)
+    @posts_array = @posts.includes(:author, :comments).to_a
+    @authors = Author.order(:id)
+    @comments = Comment.order(:id)
+    @counting = CountingList.new(@posts_array.first(3))
+    @badges = [Badge.new(1, "gold <1>"), Badge.new(2, "silver & 2")]
+    @empty = []
+  end
+end
+
+# Renders views from a directory given by the request (the random view
+# trees of random_test.rb, written per run), with CasesController's assigns.
+class RandomController < CasesController
+  def show
+    prepend_view_path(request.get_header("views.dir"))
+    assign_records
+    render template: "random/#{params[:name]}"
+  end
+end
+
+# The API-only controller the jbuilder Railtie makes render views: no
+# `render` call (implicit rendering), and cache! in its views.
+class ApiPostsController < ActionController::API
+  def index
+    @posts = Post.order(:id).limit(5)
+  end
+
+  def show
+    @post = Post.find(params[:id])
+  end
+end
+
+ViewsApp::Application.routes.draw do
+  defaults format: :json do
+    resources :posts, only: %i[index show]
+    resources :api_posts, only: %i[index show]
+    get "cases/:name" => "cases#show"
+    get "random/:name" => "random#show"
+  end
+end

@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+# Differential assertions of the Jbuilder views tests: a scenario (see
+# ViewsRunner) runs in the jbuilder gem's process (ViewsOracle) and in this
+# one (Jetson), and every request must give the same status, Content-Type and
+# body bytes, or raise the same exception class with the same message, and,
+# when the scenario records them, emit the same ActionView and fragment-cache
+# events.
+
+require_relative "views_app"
+ViewsApp.boot(:jetson) unless ViewsApp.world
+require_relative "views_runner"
+require_relative "views_oracle"
+
+module ViewsDiff
+  FIELDS = %i[error status content_type body events].freeze
+
+  # Runs the scenario on both sides and asserts they agree; returns
+  # [jbuilder gem's result, Jetson's result].
+  def assert_same_views(scenario, label = nil)
+    expected = ViewsOracle.perform(scenario)
+    actual = ViewsRunner.perform(scenario)
+    assert_same_outcomes(scenario, expected, actual, label)
+    [expected, actual]
+  end
+
+  def assert_same_outcomes(scenario, expected, actual, label = nil)
+    assert_equal expected[:outcomes].size, actual[:outcomes].size, "#{label}: outcome counts"
+    expected[:outcomes].zip(actual[:outcomes]).each_with_index do |(want, got), i|
+      request = Array(scenario[:requests])[i]
+      FIELDS.each do |field|
+        next if field == :events && !(scenario[:events] || scenario[:debug_events])
+
+        self.assertions += 1
+        flunk(mismatch(label, request, field, want, got)) unless want[field] == got[field]
+      end
+    end
+  end
+
+  private
+
+  def mismatch(label, request, field, want, got)
+    head = "#{label && "#{label}: "}#{request.inspect}: #{field} differs"
+    if field == :body && want[:body] && got[:body]
+      offset = (0...[want[:body].bytesize, got[:body].bytesize].min)
+               .find { |i| want[:body].getbyte(i) != got[:body].getbyte(i) } || [want[:body].bytesize, got[:body].bytesize].min
+      from = [offset - 60, 0].max
+      "#{head} at byte #{offset}\n  jbuilder: #{want[:body].byteslice(from, 160).inspect}\n" \
+        "  jetson:   #{got[:body].byteslice(from, 160).inspect}"
+    else
+      "#{head}\n  jbuilder: #{want.slice(:error, field, :cause).inspect}\n  jetson:   #{got.slice(:error, field, :cause).inspect}"
+    end
+  end
+end

@@ -1,0 +1,169 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "rack/mock"
+
+# Runs a scenario of Rack requests against the booted ViewsApp and returns
+# what each request gave, in a form both worlds can Marshal and compare. The
+# same code runs in the oracle child (the jbuilder gem) and in the test
+# process (Jetson).
+#
+# A scenario is a Hash:
+#   requests:        paths ("/cases/partials"), or [path, { env key => value }]
+#   store:           the cache for the scenario, made anew (and cleared):
+#                    [:memory_store], [:file_store, dir], [:redis_cache_store, { url: }],
+#                    [:failing_store, { fail: [:read, :write_multi, ...] }]
+#                    (default [:memory_store]); [:keep] keeps the last one;
+#                    options[:per_world] is merged for the world running it
+#   perform_caching: controller.perform_caching (default true)
+#   settings:        ActiveSupport::JSON::Encoding settings for the scenario
+#   lookup_handlers: JbuilderTemplate.template_lookup_options[:handlers]
+#   jbuilder:        class-wide defaults: { key_format: [args, kwargs], ignore_nil:, deep_format_keys: }
+#   events:          record ActionView's and the fragment cache's events
+#   debug_events:    also subscribe to "!render_template.action_view"
+#   entries:         report the store's keys afterwards (memory/failing stores)
+module ViewsRunner
+  EVENTS = %w[render_template.action_view render_partial.action_view render_collection.action_view
+              render_layout.action_view read_fragment.action_controller write_fragment.action_controller].freeze
+  DEBUG_EVENT = "!render_template.action_view"
+
+  # A store whose chosen operations raise, for the bad-input tests.
+  class FailingStore < ActiveSupport::Cache::MemoryStore
+    def initialize(fail: [], **options)
+      super(**options)
+      @fail = fail
+    end
+
+    %i[read write read_multi write_multi fetch fetch_multi].each do |operation|
+      define_method(operation) do |*args, **options, &block|
+        raise IOError, "cache store down (#{operation})" if @fail.include?(operation)
+
+        super(*args, **options, &block)
+      end
+    end
+  end
+
+  class << self
+    def perform(scenario)
+      with_store(scenario[:store] || [:memory_store]) do |store|
+        with_settings(scenario) do
+          outcomes = Array(scenario[:requests]).map { |request| run_request(request, scenario) }
+          entries = scenario[:entries] ? store_keys(store) : nil
+          { outcomes: outcomes, entries: entries }
+        end
+      end
+    end
+
+    private
+
+    def run_request(request, scenario)
+      path, env = request.is_a?(Array) ? request : [request, {}]
+      events = []
+      subscriptions = subscribe(events, scenario) if scenario[:events] || scenario[:debug_events]
+      begin
+        status, headers, body = ViewsApp::Application.call(Rack::MockRequest.env_for(path, env))
+        text = +""
+        body.each { |part| text << part }
+        body.close if body.respond_to?(:close)
+        { status: status, content_type: headers["content-type"] || headers["Content-Type"], body: text,
+          events: events }
+      rescue Exception => e # rubocop:disable Lint/RescueException -- SyntaxError too
+        { error: [e.class.name, normalize(e.message)], cause: e.cause && e.cause.class.name, events: events }
+      ensure
+        subscriptions&.each { |subscription| ActiveSupport::Notifications.unsubscribe(subscription) }
+      end
+    end
+
+    def subscribe(events, scenario)
+      names = EVENTS + (scenario[:debug_events] ? [DEBUG_EVENT] : [])
+      names.map do |name|
+        ActiveSupport::Notifications.subscribe(name) do |event_name, _start, _finish, _id, payload|
+          events << event(event_name, payload)
+        end
+      end
+    end
+
+    # A fragment key's template digest is left out: the jbuilder gem (2.15.1)
+    # registers no dependency tracker for .jbuilder templates, so its digests
+    # leave out the partials a template renders; Jetson's include them
+    # (dependency_tracker_test.rb compares the trackers themselves).
+    def event(name, payload)
+      identifier = payload[:identifier].to_s.delete_prefix(ViewsApp::ROOT)
+      key = payload[:key]&.sub(/:\h{32}\//, ":DIGEST/")
+      [name, identifier, payload[:count], payload[:cache_hits], payload[:cache_hit], payload[:layout],
+       payload[:locals]&.keys&.map(&:to_s)&.sort, key].compact
+    end
+
+    # Object addresses differ between processes.
+    def normalize(message)
+      message.gsub(/0x\h{8,16}/, "0xADDR")
+    end
+
+    def with_store(spec)
+      kind, options = spec
+      store = kind == :keep ? (@store || raise("no store to keep")) : make_store(kind, options || {})
+      @store = store
+      saved = [Rails.cache, ActionView::PartialRenderer.collection_cache]
+      Rails.cache = store
+      ActionView::PartialRenderer.collection_cache = store
+      yield store
+    ensure
+      Rails.cache, ActionView::PartialRenderer.collection_cache = saved if saved
+    end
+
+    # options[:per_world] holds what differs between the two processes (a
+    # directory, a Redis database), by world.
+    def make_store(kind, options)
+      options = options.merge(options.fetch(:per_world, {}).fetch(ViewsApp.world, {})).except(:per_world)
+      store = case kind
+              when :failing_store then FailingStore.new(**options)
+              when :file_store then ActiveSupport::Cache.lookup_store(:file_store, options.fetch(:dir))
+              else ActiveSupport::Cache.lookup_store(kind, **options)
+              end
+      store.clear unless options[:keep_entries]
+      store
+    end
+
+    def store_keys(store)
+      data = store.instance_variable_get(:@data)
+      data ? data.keys.sort : nil
+    end
+
+    def with_settings(scenario)
+      encoding = ActiveSupport::JSON::Encoding
+      saved_settings = %i[escape_html_entities_in_json use_standard_json_time_format time_precision]
+                       .to_h { |name| [name, encoding.public_send(name)] }
+      saved_handlers = JbuilderTemplate.template_lookup_options
+      saved_caching = [ActionController::Base.perform_caching, ActionController::API.perform_caching]
+      (scenario[:settings] || {}).each { |name, value| encoding.public_send(:"#{name}=", value) }
+      if scenario[:lookup_handlers]
+        JbuilderTemplate.template_lookup_options = { handlers: scenario[:lookup_handlers] }
+      end
+      caching = scenario.fetch(:perform_caching, true)
+      ActionController::Base.perform_caching = caching
+      ActionController::API.perform_caching = caching
+      configure_jbuilder(scenario[:jbuilder]) if scenario[:jbuilder]
+      yield
+    ensure
+      saved_settings.each { |name, value| encoding.public_send(:"#{name}=", value) }
+      JbuilderTemplate.template_lookup_options = saved_handlers
+      ActionController::Base.perform_caching, ActionController::API.perform_caching = saved_caching
+      reset_jbuilder if scenario[:jbuilder]
+    end
+
+    def configure_jbuilder(config)
+      if config[:key_format]
+        args, kwargs = config[:key_format]
+        Jbuilder.key_format(*args, **(kwargs || {}))
+      end
+      Jbuilder.ignore_nil(config[:ignore_nil]) if config.key?(:ignore_nil)
+      Jbuilder.deep_format_keys(config[:deep_format_keys]) if config.key?(:deep_format_keys)
+    end
+
+    def reset_jbuilder
+      Jbuilder.class_variable_set(:@@key_formatter, nil)
+      Jbuilder.ignore_nil(false)
+      Jbuilder.deep_format_keys(false)
+    end
+  end
+end
