@@ -671,6 +671,7 @@ void jt_init_builder(void)
     jb.id_key_p = rb_intern("key?");
     jb.id_dup = rb_intern("dup");
     jb.id__run = rb_intern("_run");
+    jb.id_element_error = rb_intern("element_error");
     jb.id_iterate_bang = rb_intern("iterate!");
     jb.id_method_name = rb_intern("method_name");
     jb.id_each = rb_intern("each");

@@ -90,7 +90,7 @@ typedef struct jb_handles {
     VALUE empty_array;     /* frozen [], Jbuilder's EMPTY_ARRAY */
     VALUE sym_as, sym_partial, sym_collection;
     ID id_format, id_empty_p, id_present_p, id_parse_json, id_set_inline_partial, id_render_partial_with_options,
-       id_key_p, id_dup, id__run, id_iterate_bang, id_method_name, id_each, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
+       id_key_p, id_dup, id__run, id_element_error, id_iterate_bang, id_method_name, id_each, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
        id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
        id_merge_error, id_to_a, id_delete, id_records,
        id_plain_relation_p, id_own_method_missing_p, id_method_missing;

@@ -163,17 +163,20 @@ static VALUE builder_collection_element(VALUE self, VALUE node)
 }
 
 /* _render_elements(node, objects, view, template, locals, variables,
- * iteration, buffer): a collection of .jbuilder partials, each object an
- * element in a scope of its own, rendered by calling the partial's compiled
- * method as Template#render does (`view._run(method, template, locals,
- * buffer)`), with ActionView's collection locals: the object as `as`, its
- * index as `as_counter`, the PartialIteration as `as_iteration` (iterated
- * after each element). The Ruby side (Jetson::Rails::PartialRenderer)
- * decides when this applies and wraps errors as Template#render does; one
- * rb_ensure for the whole loop puts the builder's state back if an element
- * raises. */
+ * iteration, buffer, renderer): a collection of .jbuilder partials, each
+ * object an element in a scope of its own, rendered by calling the
+ * partial's compiled method as Template#render does (`view._run(method,
+ * template, locals, buffer)`), with ActionView's collection locals: the
+ * object as `as`, its index as `as_counter`, the PartialIteration as
+ * `as_iteration` (iterated after each element). The Ruby side
+ * (Jetson::Rails::PartialRenderer) decides when this applies. As in
+ * Template#render, a StandardError raised by the partial's method goes to
+ * renderer.element_error(template, error) (ActionView::Template::Error);
+ * anything raised by the collection itself (its each) is left as it is, for
+ * the view around it to wrap. One rb_ensure for the whole loop puts the
+ * builder's state back if anything raises. */
 struct elements {
-    VALUE self, objects, view, method, template, locals, buffer, iteration;
+    VALUE self, objects, view, method, template, locals, buffer, iteration, renderer;
     VALUE as, counter, iteration_name;
     int32_t node;
     long index;
@@ -190,14 +193,29 @@ static void set_local(struct elements *e, VALUE name, VALUE value)
     }
 }
 
+static VALUE run_partial(VALUE data)
+{
+    struct elements *e = (struct elements *)data;
+    VALUE args[4] = { e->method, e->template, e->locals, e->buffer };
+    return rb_funcallv(e->view, jb.id__run, 4, args);
+}
+
 static void render_element(struct elements *e, VALUE object)
 {
     set_local(e, e->as, object);
     set_local(e, e->counter, LONG2FIX(e->index));
     set_local(e, e->iteration_name, e->iteration);
     jb_set_current(jb_get(e->self), jb_blank());
-    VALUE args[4] = { e->method, e->template, e->locals, e->buffer };
-    rb_funcallv(e->view, jb.id__run, 4, args);
+    int state = 0;
+    rb_protect(run_partial, (VALUE)e, &state);
+    if (state) {
+        VALUE error = rb_errinfo();
+        /* Template#render's `rescue => e`: StandardErrors only; the rest
+         * (and throw, break) go on as they came. */
+        if (!RB_TYPE_P(error, T_OBJECT) || !RTEST(rb_obj_is_kind_of(error, rb_eStandardError))) rb_jump_tag(state);
+        rb_funcall(e->renderer, jb.id_element_error, 2, e->template, error);
+        rb_jump_tag(state); /* element_error raises; not reached */
+    }
     jb_builder *b = jb_get(e->self);
     jb_slot result = b->current;
     jb_restore_state(b, &e->saved);
@@ -237,7 +255,7 @@ static VALUE elements_ensure(VALUE data)
 
 static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
 {
-    rb_check_arity(argc, 8, 8);
+    rb_check_arity(argc, 9, 9);
     VALUE objects = argv[1], template = argv[3], locals = argv[4], variables = argv[5];
     jb_builder *b = jb_get(self);
     Check_Type(locals, T_HASH);
@@ -245,7 +263,7 @@ static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
     if (RARRAY_LEN(variables) < 3) rb_raise(rb_eArgError, "Jetson: expected [as, counter, iteration]");
     struct elements e = {
         .self = self, .objects = objects, .view = argv[2], .template = template, .locals = locals, .iteration = argv[6],
-        .buffer = argv[7], .as = RARRAY_AREF(variables, 0), .counter = RARRAY_AREF(variables, 1),
+        .buffer = argv[7], .renderer = argv[8], .as = RARRAY_AREF(variables, 0), .counter = RARRAY_AREF(variables, 1),
         .iteration_name = RARRAY_AREF(variables, 2), .node = collection_node(b, argv[0]),
         .plain_locals = RBASIC_CLASS(locals) == rb_cHash, .saved = jb_save_state(b),
     };

@@ -13,7 +13,7 @@ require_relative "views_runner"
 require_relative "views_oracle"
 
 module ViewsDiff
-  FIELDS = %i[error status content_type body events].freeze
+  FIELDS = %i[error cause where status content_type body events].freeze
 
   # Runs the scenario on both sides and asserts they agree; returns
   # [jbuilder gem's result, Jetson's result].

@@ -68,7 +68,8 @@ module ViewsRunner
         { status: status, content_type: headers["content-type"] || headers["Content-Type"], body: text,
           events: events }
       rescue Exception => e # rubocop:disable Lint/RescueException -- SyntaxError too
-        { error: [e.class.name, normalize(e.message)], cause: e.cause && e.cause.class.name, events: events }
+        { error: [e.class.name, normalize(e.message)], cause: e.cause && e.cause.class.name, events: events,
+          where: error_location(e) }
       ensure
         subscriptions&.each { |subscription| ActiveSupport::Notifications.unsubscribe(subscription) }
       end
@@ -89,13 +90,28 @@ module ViewsRunner
     # (dependency_tracker_test.rb compares the trackers themselves).
     def event(name, payload)
       identifier = payload[:identifier].to_s.delete_prefix(ViewsApp::ROOT)
-      key = payload[:key]&.sub(/:\h{32}\//, ":DIGEST/")
+      key = payload[:key] && normalize(payload[:key].sub(/:\h{32}\//, ":DIGEST/"))
       [name, identifier, payload[:count], payload[:cache_hits], payload[:cache_hit], payload[:layout],
        payload[:locals]&.keys&.map(&:to_s)&.sort, key].compact
     end
 
-    # Object addresses differ between processes.
+    # ActionView::Template::Error's template and line, and the place of the
+    # first frame in a view (file and line: the method named there is a
+    # Ruby method of the jbuilder gem on one side and may be one of Jetson's
+    # C methods, which Ruby places at their caller, on the other).
+    def error_location(error)
+      frame = error.backtrace&.find { |line| line.start_with?(ViewsApp::ROOT) }
+      template = error.respond_to?(:file_name) ? [error.file_name.to_s.delete_prefix(ViewsApp::ROOT), error.line_number] : nil
+      [template, frame && frame.delete_prefix(ViewsApp::ROOT)[/\A[^:]+:\d+/]]
+    end
+
+    # Object addresses differ between processes; error_highlight's snippet
+    # of the line that raised is a line of the jbuilder gem or ActionView on
+    # one side and of Jetson on the other, unless the line is in a view; and
+    # did_you_mean's suggestions depend on what each process loaded.
     def normalize(message)
+      message = message.sub(/\n\n[^\n]*\n *\^+ *\z/, "")
+      message = message.sub(/\nDid you mean\?.*\z/m, "")
       message.gsub(/0x\h{8,16}/, "0xADDR")
     end
 

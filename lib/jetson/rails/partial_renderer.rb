@@ -105,12 +105,8 @@ module Jetson
         # a partial of another handler returns its content: the element
         buffer = template.handler.equal?(::JbuilderHandler) ? @buffer : nil
         if buffer && !block_given? && direct?(template)
-          begin
-            return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
-                                 buffer)
-          rescue => e # rubocop:disable Style/RescueStandardError -- what Template#render rescues
-            render_error(template, e)
-          end
+          return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
+                               buffer, self)
         end
         objects.each do |object|
           locals[as] = object
@@ -166,8 +162,16 @@ module Jetson
         return true if @compiled.key?(template)
         return false unless template.respond_to?(:compile!, true)
 
-        template.__send__(:compile!, @view)
+        compile(template)
         @compiled[template] = true
+      end
+
+      # Template#render's compile!, with its error handling (a syntax error
+      # is an ActionView::SyntaxErrorInTemplate naming this template).
+      def compile(template)
+        template.__send__(:compile!, @view)
+      rescue => e # rubocop:disable Style/RescueStandardError -- what Template#render rescues
+        render_error(template, e)
       end
 
       # Whether something listens to "!render_template.action_view" (asked
@@ -182,6 +186,16 @@ module Jetson
         @view._run(template.method_name, template, locals, @buffer, &block)
         nil
       rescue => e # rubocop:disable Style/RescueStandardError -- what Template#render rescues
+        render_error(template, e)
+      end
+
+      # An error of a partial's method in the native collection loop
+      # (_render_elements), raised again here so that render_error runs in a
+      # rescue clause, where ActionView::Template::Error.new finds it as $!
+      # (outside one, $! is whatever the last rescue clause left).
+      def element_error(template, error)
+        ::Kernel.raise error
+      rescue => e # rubocop:disable Style/RescueStandardError -- the error raised just above
         render_error(template, e)
       end
 
@@ -209,11 +223,10 @@ module Jetson
 
       def render_template(template, locals)
         jbuilder = template.handler.equal?(::JbuilderHandler)
-        direct = jbuilder && direct?(template)
         ::ActiveSupport::Notifications.instrument("render_partial.action_view",
                                                   identifier: template.identifier, layout: nil,
                                                   locals: locals) do |payload|
-          content = if direct
+          content = if jbuilder && direct?(template)
                       run(template, locals, &@layout_block)
                     else
                       template.render(@view, locals, jbuilder ? @buffer : nil, add_to_stack: true, &@layout_block)

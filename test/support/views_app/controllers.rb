@@ -18,10 +18,11 @@ end
 class CasesController < ActionController::Base
   def show
     name = params[:name]
-    raise ArgumentError, "bad case name #{name.inspect}" unless /\A\w+\z/.match?(name)
+    dir = params[:dir] || "cases"
+    raise ArgumentError, "bad case #{dir}/#{name}" unless /\A\w+\z/.match?(name) && %w[cases errors].include?(dir)
 
     assign_records
-    render template: "cases/#{name}"
+    render template: "#{dir}/#{name}"
   end
 
   private
@@ -66,6 +67,7 @@ ViewsApp::Application.routes.draw do
     resources :posts, only: %i[index show]
     resources :api_posts, only: %i[index show]
     get "cases/:name" => "cases#show"
+    get "errors/:name" => "cases#show", dir: "errors"
     get "random/:name" => "random#show"
   end
 end

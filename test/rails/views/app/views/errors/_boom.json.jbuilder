@@ -1,0 +1,2 @@
+json.ok true
+raise ArgumentError, "boom: #{message}"

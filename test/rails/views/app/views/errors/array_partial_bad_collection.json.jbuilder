@@ -1,0 +1,1 @@
+json.array! 42, partial: "posts/summary", as: :post

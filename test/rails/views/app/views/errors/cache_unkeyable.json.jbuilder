@@ -1,0 +1,3 @@
+json.cache! Object.new do
+  json.id 1
+end

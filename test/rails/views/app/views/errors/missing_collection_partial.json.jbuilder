@@ -1,0 +1,1 @@
+json.array! @posts_array, partial: "nothing/here", as: :post

@@ -1,0 +1,1 @@
+json.author @post.author, partial: "nothing/author", as: :author

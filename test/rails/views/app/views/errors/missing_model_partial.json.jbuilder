@@ -1,0 +1,1 @@
+json.partial! Comment.new(id: 1)

@@ -1,0 +1,2 @@
+json.title "before"
+json.partial! "nothing/here"

@@ -1,0 +1,1 @@
+json.array! @posts_array, partial: "errors/boom_on_third", as: :post, cached: true

@@ -1,0 +1,1 @@
+json.id @post.no_such_method

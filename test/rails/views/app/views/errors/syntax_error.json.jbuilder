@@ -1,0 +1,2 @@
+json.id @post.id
+json.title(@post.title

@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/views_diff"
+
+# Bad input in views (test/rails/views/app/views/errors/): a missing partial,
+# a partial or block that raises, a syntax error, a cache store that raises
+# on read or write. Jetson raises what the jbuilder gem raises (class,
+# message, cause, the template and line it names) and caches what it caches:
+# no entry for a fragment whose rendering failed.
+class ViewsErrorsTest < Minitest::Test
+  include ViewsDiff
+
+  ERRORS = Dir[File.join(ViewsApp::ROOT, "views/errors/*.json.jbuilder")]
+           .map { |path| File.basename(path, ".json.jbuilder") }
+           .reject { |name| name.start_with?("_") }.sort.freeze
+
+  ERRORS.each do |name|
+    define_method("test_#{name}") do
+      path = "/errors/#{name}"
+      gem_result, jetson_result = assert_same_views({ requests: [path, path], events: true, entries: true }, path)
+      assert_same_entries(gem_result, jetson_result)
+    end
+  end
+
+  def test_errors_are_raised
+    _, jetson = assert_same_views({ requests: %w[/errors/missing_partial /errors/syntax_error /errors/raising_collection] })
+    jetson[:outcomes].each { |outcome| assert outcome[:error], "#{outcome.inspect} should have raised" }
+  end
+
+  # A store that raises on each operation in turn, under every caching view.
+  CACHING = %w[/errors/cached_ok /errors/cache_root_ok /cases/cache_block /cases/cached_collection
+               /cases/cache_in_partial /cases/cached_collection_key].freeze
+
+  %i[read write read_multi write_multi].each do |operation|
+    define_method("test_a_store_that_raises_on_#{operation}") do
+      scenario = { requests: CACHING + CACHING, events: true, entries: true,
+                   store: [:failing_store, { fail: [operation] }] }
+      gem_result, jetson_result = assert_same_views(scenario, "#{operation} raises")
+      assert(jetson_result[:outcomes].any? { |outcome| outcome[:error] }, "some view should have raised")
+      assert_same_entries(gem_result, jetson_result)
+    end
+  end
+
+  private
+
+  # The fragments each store holds, named as the jbuilder gem names them:
+  # without Jetson's namespace and without the template digest (see
+  # ViewsRunner#event).
+  def assert_same_entries(gem_result, jetson_result)
+    gem_keys = gem_result[:entries].map { |key| fragment_name(key) }.sort
+    jetson_keys = jetson_result[:entries].map { |key| fragment_name(key.sub(/\Ajetson:\d+:\w+:/, "")) }.sort
+    assert_equal gem_keys, jetson_keys, "the stores hold different fragments"
+  end
+
+  def fragment_name(key)
+    key.sub(/:\h{32}\//, ":DIGEST/").gsub(/0x\h+/, "0xADDR")
+  end
+end
