@@ -37,6 +37,16 @@ module ViewsDiff
     end
   end
 
+  # The fragments a store holds (ViewsRunner's entries), named as the
+  # jbuilder gem names them: without Jetson's namespace and without the
+  # template digest (see ViewsRunner#event), with their time to live.
+  def self.fragment_names(entries)
+    entries.map do |entry|
+      name = entry[:key].sub(/\Ajetson:\d+:\w+:/, "").sub(/:\h{32}\//, ":DIGEST/").gsub(/0x\h+/, "0xADDR")
+      [name, entry[:ttl]]
+    end.sort
+  end
+
   private
 
   def mismatch(label, request, field, want, got)

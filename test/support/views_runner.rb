@@ -44,6 +44,9 @@ module ViewsRunner
   end
 
   class << self
+    # The store of the last scenario, as it was left.
+    attr_reader :store
+
     def perform(scenario)
       with_store(scenario[:store] || [:memory_store]) do |store|
         with_settings(scenario) do
@@ -131,18 +134,27 @@ module ViewsRunner
     # directory, a Redis database), by world.
     def make_store(kind, options)
       options = options.merge(options.fetch(:per_world, {}).fetch(ViewsApp.world, {})).except(:per_world)
+      keep = options.delete(:keep_entries)
       store = case kind
               when :failing_store then FailingStore.new(**options)
-              when :file_store then ActiveSupport::Cache.lookup_store(:file_store, options.fetch(:dir))
+              when :file_store then ActiveSupport::Cache.lookup_store(:file_store, options.delete(:dir), **options)
               else ActiveSupport::Cache.lookup_store(kind, **options)
               end
-      store.clear unless options[:keep_entries]
+      store.clear unless keep
       store
     end
 
+    # The entries of a memory store (incl. FailingStore): key, the class of
+    # the cached value and its time to live in whole seconds, by key.
     def store_keys(store)
       data = store.instance_variable_get(:@data)
-      data ? data.keys.sort : nil
+      return nil unless data
+
+      now = Time.now.to_f
+      data.map do |key, entry|
+        ttl = entry.expires_at && ((entry.expires_at - now) / 10.0).round * 10 # to the 10 s
+        { key: key, class: entry.value.class.name, ttl: ttl, value: entry.value }
+      end.sort_by { |entry| entry[:key] }
     end
 
     def with_settings(scenario)
