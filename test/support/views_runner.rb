@@ -48,6 +48,9 @@ module ViewsRunner
     attr_reader :store
 
     def perform(scenario)
+      return { dependencies: dependencies(scenario[:tracker]) } if scenario[:tracker]
+      return { digests: digests(scenario[:digests]) } if scenario[:digests]
+
       with_store(scenario[:store] || [:memory_store]) do |store|
         with_settings(scenario) do
           outcomes = Array(scenario[:requests]).map { |request| run_request(request, scenario) }
@@ -58,6 +61,30 @@ module ViewsRunner
     end
 
     private
+
+    # [name, source] pairs through Jbuilder::DependencyTracker, each as a
+    # .json.jbuilder template found in the app's view paths.
+    def dependencies(items)
+      ActionView::Base # its on_load hooks define (and, in Jetson, register) the tracker
+      view_paths = ActionController::Base.view_paths
+      items.map do |name, source|
+        template = ActionView::Template.new(source, "#{name}.json.jbuilder", JbuilderHandler, locals: [],
+                                            format: :json, virtual_path: name)
+        Jbuilder::DependencyTracker.call(name, template, view_paths)
+      rescue StandardError => e
+        [:error, e.class.name, e.message]
+      end
+    end
+
+    # ActionView's digest of each template (name) in dir, as cache! keys
+    # get it; after a change of files, call again (caches are cleared).
+    def digests(spec)
+      ActionView::LookupContext::DetailsKey.clear
+      finder = ActionController::Base.new.lookup_context
+      finder.prepend_view_paths([spec[:dir]])
+      finder.formats = [:json]
+      spec[:names].map { |name| ActionView::Digestor.digest(name: name, format: :json, finder: finder) }
+    end
 
     def run_request(request, scenario)
       path, env = request.is_a?(Array) ? request : [request, {}]
