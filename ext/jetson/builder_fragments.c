@@ -302,15 +302,46 @@ static VALUE builder_element_value(VALUE self, VALUE node)
     return jb_materialize(b, jb_entry_slot(&b->entries[last]));
 }
 
-/* _collection_push_json(node, text): a cached element, pasted as text (the
- * caller has checked it with Jetson::Builder.json_fragment?). */
-static VALUE builder_collection_push_json(VALUE self, VALUE node, VALUE text)
+/* _collection_fill(node, rendered, elements): a cached collection put
+ * together in order. Each element is an Integer, the position of an element
+ * rendered on the node `rendered` (a miss), or a String, a cached element's
+ * text (a hit; the caller has checked it with Jetson::Builder.json_fragment?).
+ * An item that appears twice in the collection is the same element twice,
+ * as in the jbuilder gem. */
+static VALUE builder_collection_fill(VALUE self, VALUE node, VALUE rendered, VALUE elements)
 {
     jb_builder *b = jb_get(self);
     int32_t n = collection_node(b, node);
-    jb_slot element = jb_fragment_slot(text);
-    jb_array_push(jb_get(self), n, element);
-    RB_GC_GUARD(element.value);
+    Check_Type(elements, T_ARRAY);
+    long count = 0;
+    int32_t source = -1;
+    if (!NIL_P(rendered)) {
+        source = collection_node(b, rendered);
+        count = b->nodes[source].count;
+    }
+    /* the rendered elements' entry numbers, by position (entries are not
+     * moved by growth: they are named by index) */
+    VALUE tmp;
+    int32_t *entries = ALLOCV_N(int32_t, tmp, count > 0 ? count : 1);
+    long i = 0;
+    for (int32_t e = count > 0 ? b->nodes[source].first : -1; e >= 0 && i < count; e = jb_next(&b->entries[e])) {
+        entries[i++] = e;
+    }
+    for (long k = 0; k < RARRAY_LEN(elements); k++) {
+        VALUE element = RARRAY_AREF(elements, k);
+        jb_slot slot;
+        if (FIXNUM_P(element)) {
+            long position = FIX2LONG(element);
+            if (position < 0 || position >= i) rb_raise(rb_eArgError, "Jetson: no rendered element %ld", position);
+            slot = jb_entry_slot(&jb_get(self)->entries[entries[position]]);
+        } else {
+            slot = jb_fragment_slot(element);
+        }
+        jb_array_push(jb_get(self), n, slot);
+        RB_GC_GUARD(slot.value);
+    }
+    ALLOCV_END(tmp);
+    RB_GC_GUARD(elements);
     return Qnil;
 }
 
@@ -350,6 +381,6 @@ void jt_init_builder_fragments(void)
     rb_define_private_method(c, "_render_elements", builder_render_elements, -1);
     rb_define_private_method(c, "_element_json", builder_element_json, -1);
     rb_define_private_method(c, "_element_value", builder_element_value, 1);
-    rb_define_private_method(c, "_collection_push_json", builder_collection_push_json, 2);
+    rb_define_private_method(c, "_collection_fill", builder_collection_fill, 3);
     rb_define_private_method(c, "_collection_merge!", builder_collection_merge, 1);
 }

@@ -38,14 +38,18 @@ module Jetson
         texts = cache.read_multi(store, keyed.keys)
         payload[:cache_hits] = texts.size
         missed = keyed.reject { |key, _| texts.key?(key) }
+        rendered = nil
         unless missed.empty?
           items = missed.values
           collection.preload_associations(items) if @preload
-          entries = missed.keys.zip(render_texts(items, locals, variables)).to_h
-          cache.write_multi(store, entries)
-          texts.merge!(entries)
+          rendered, rendered_texts = render_misses(items, locals, variables)
+          cache.write_multi(store, missed.keys.zip(rendered_texts).to_h)
+          positions = missed.keys.each_with_index.to_h
         end
-        ordered.each { |key| @json.__send__(:_collection_push_json, node, texts.fetch(key)) }
+        # A hit is pasted as its text; a miss is the element just rendered,
+        # with its Ruby values, as the jbuilder gem has it on a miss.
+        elements = ordered.map { |key| positions&.[](key) || texts.fetch(key) }
+        @json.__send__(:_collection_fill, node, rendered, elements)
       end
 
       private
@@ -57,15 +61,16 @@ module Jetson
         key.frozen? ? key.dup : key
       end
 
-      # Renders items on a node of their own; returns the JSON text of each.
-      def render_texts(items, locals, variables)
+      # Renders items on a node of their own; returns the node and the JSON
+      # text of each element, for the store.
+      def render_misses(items, locals, variables)
         node = @json.__send__(:_collection_begin)
         settings = @json.__send__(:_encoding_settings)
         texts = []
         @partials.render_elements(@json, node, items, @template, locals, variables) do
           texts << @json.__send__(:_element_text, node, settings)
         end
-        texts
+        [node, texts]
       end
     end
   end
