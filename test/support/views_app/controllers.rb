@@ -19,7 +19,7 @@ class CasesController < ActionController::Base
   def show
     name = params[:name]
     dir = params[:dir] || "cases"
-    raise ArgumentError, "bad case #{dir}/#{name}" unless /\A\w+\z/.match?(name) && %w[cases errors].include?(dir)
+    raise ArgumentError, "bad case #{dir}/#{name}" unless /\A\w+\z/.match?(name) && %w[cases errors known].include?(dir)
 
     assign_records
     render template: "#{dir}/#{name}"
@@ -68,6 +68,7 @@ ViewsApp::Application.routes.draw do
     resources :api_posts, only: %i[index show]
     get "cases/:name" => "cases#show"
     get "errors/:name" => "cases#show", dir: "errors"
+    get "known/:name" => "cases#show", dir: "known"
     get "random/:name" => "random#show"
   end
 end
