@@ -305,7 +305,8 @@ static VALUE builder_element_value(VALUE self, VALUE node)
 /* _collection_fill(node, rendered, elements): a cached collection put
  * together in order. Each element is an Integer, the position of an element
  * rendered on the node `rendered` (a miss), or a String, a cached element's
- * text (a hit; the caller has checked it with Jetson::Builder.json_fragment?).
+ * text (a hit; the caller has checked it with Jetson::Builder.json_fragment?),
+ * "" for an element that built nothing (the gem caches Jbuilder::Blank).
  * An item that appears twice in the collection is the same element twice,
  * as in the jbuilder gem. */
 static VALUE builder_collection_fill(VALUE self, VALUE node, VALUE rendered, VALUE elements)
@@ -334,6 +335,8 @@ static VALUE builder_collection_fill(VALUE self, VALUE node, VALUE rendered, VAL
             long position = FIX2LONG(element);
             if (position < 0 || position >= i) rb_raise(rb_eArgError, "Jetson: no rendered element %ld", position);
             slot = jb_entry_slot(&jb_get(self)->entries[entries[position]]);
+        } else if (RSTRING_LEN(element) == 0) {
+            slot = jb_blank(); /* an element that built nothing, cached as "" */
         } else {
             slot = jb_fragment_slot(element);
         }

@@ -74,10 +74,11 @@ module Jetson
       end
 
       # The cached texts of keys (one read_multi), without entries Jetson
-      # cannot paste.
+      # cannot paste; "" is an element that built nothing (a hit, as the
+      # gem's cached Jbuilder::Blank is).
       def read_multi(store, keys)
         texts = store.read_multi(*keys, **store_options(store, {}))
-        texts.select! { |_key, text| ::Jetson::Builder.json_fragment?(text) }
+        texts.select! { |_key, text| text == "" || ::Jetson::Builder.json_fragment?(text) }
         texts
       end
 

@@ -165,7 +165,10 @@ class JbuilderTemplate < ::Jbuilder
 
   # The JSON text of a collection's last element, for the collection cache.
   def _element_text(node, settings)
-    settings ? _element_json(node, *settings) : _element_value(node).to_json
+    return _element_json(node, *settings) if settings
+
+    value = _element_value(node)
+    ::Jbuilder::Blank === value ? "" : value.to_json
   rescue ::Jetson::NestingError, ::Jetson::GeneratorError => e
     ::Jetson::Rails.raise_as_json_gem_error(e)
   end

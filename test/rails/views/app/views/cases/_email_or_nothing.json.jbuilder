@@ -1,0 +1,1 @@
+json.email author.email
