@@ -152,8 +152,7 @@ module Jetson
     # ActiveSupport (its settings read now). An app with an encoder of its own
     # (neither ActiveSupport's nor Jetson's) gets that encoder's output.
     def target!
-      encoder = ::ActiveSupport.json_encoder
-      return attributes!.to_json unless NATIVE_ENCODERS.include?(encoder)
+      return attributes!.to_json unless Rails.native_encoding?
 
       settings = ::ActiveSupport::JSON::Encoding
       _encode(settings.escape_html_entities_in_json, settings.use_standard_json_time_format,
@@ -162,16 +161,13 @@ module Jetson
       Rails.raise_as_json_gem_error(e)
     end
 
-    NATIVE_ENCODERS = [::ActiveSupport::JSON::Encoding::JSONGemEncoder, RailsEncoder].freeze
-    private_constant :NATIVE_ENCODERS
-
     private
 
     # ActiveSupport's settings of the moment, as the native writers take them
     # (target!, the JSON of a cached fragment); nil when the app's encoder is
     # its own, whose to_json must then write.
     def _encoding_settings
-      return unless NATIVE_ENCODERS.include?(::ActiveSupport.json_encoder)
+      return unless Rails.native_encoding?
 
       settings = ::ActiveSupport::JSON::Encoding
       [settings.escape_html_entities_in_json, settings.use_standard_json_time_format, settings.time_precision,

@@ -70,6 +70,24 @@ module Jetson
         ActiveSupport.json_encoder == RailsEncoder
       end
 
+      # Whether Jetson's native writers give the app's JSON encoder's bytes
+      # (Jetson::Builder#target!, the text of cached fragments): the encoder
+      # is ActiveSupport's stock one or Jetson's, under settings the native
+      # side knows.
+      def native_encoding?
+        encoder = ActiveSupport.json_encoder
+        (encoder.equal?(ActiveSupport::JSON::Encoding::JSONGemEncoder) || encoder.equal?(RailsEncoder)) &&
+          !js_separators_unescaped?
+      end
+
+      # ActiveSupport 8.1's escape_js_separators_in_json = false (its 8.1
+      # defaults) leaves U+2028 and U+2029 as they are; the native side
+      # always escapes them, so that setting goes through ActiveSupport.
+      def js_separators_unescaped?
+        settings = ActiveSupport::JSON::Encoding
+        settings.respond_to?(:escape_js_separators_in_json) && !settings.escape_js_separators_in_json
+      end
+
       # Asked by the native encoder once per class and call: whether klass
       # still answers the methods behind the `kind` fast path with
       # ActiveSupport's (or Ruby's) own definitions.
@@ -216,6 +234,8 @@ module Jetson
 
     def encode(value)
       settings = ActiveSupport::JSON::Encoding
+      return ActiveSupport::JSON::Encoding::JSONGemEncoder.new(options).encode(value) if Rails.js_separators_unescaped?
+
       # The options go to the top-level as_json (done natively), as in ActiveSupport.
       Jetson.rails_generate(value, options, settings.escape_html_entities_in_json,
                             settings.use_standard_json_time_format, settings.time_precision, Rails::CLASSES,

@@ -20,6 +20,7 @@ module Jetson
         @template = template
         @key_of = cached.respond_to?(:call) ? cached : nil
         @preload = preload
+        @write_options = write_options(cached)
       end
 
       def render(node, collection, payload, locals, variables)
@@ -43,7 +44,7 @@ module Jetson
           items = missed.values
           collection.preload_associations(items) if @preload
           rendered, rendered_texts = render_misses(items, locals, variables)
-          cache.write_multi(store, missed.keys.zip(rendered_texts).to_h)
+          cache.write_multi(store, missed.keys.zip(rendered_texts).to_h, @write_options)
           positions = missed.keys.each_with_index.to_h
         end
         # A hit is pasted as its text; a miss is the element just rendered,
@@ -52,7 +53,19 @@ module Jetson
         @json.__send__(:_collection_fill, node, rendered, elements)
       end
 
+      # ActionView 8.0.5 and 8.1.3 pass `cached: { expires_in: }` on to
+      # write_multi; earlier versions (7.2 included) treat the Hash as true.
+      EXPIRING_VERSIONS = [Gem::Requirement.new("~> 8.0.5"), Gem::Requirement.new(">= 8.1.3")].freeze
+      private_constant :EXPIRING_VERSIONS
+
       private
+
+      def write_options(cached)
+        return {} unless ::Hash === cached && cached.key?(:expires_in)
+        return {} unless EXPIRING_VERSIONS.any? { |requirement| requirement.satisfied_by?(::ActionView.gem_version) }
+
+        { expires_in: cached[:expires_in] }
+      end
 
       # ActionView's expanded_cache_key: the view's fragment name for the
       # item's key with the partial's digest, and the controller's keys.

@@ -82,8 +82,8 @@ module Jetson
         texts
       end
 
-      def write_multi(store, entries)
-        store.write_multi(entries, **store_options(store, {}))
+      def write_multi(store, entries, options = {})
+        store.write_multi(entries, **store_options(store, options))
       end
 
       private
@@ -116,6 +116,7 @@ module Jetson
         name << (settings.escape_html_entities_in_json ? "h" : "n")
         name << (settings.use_standard_json_time_format ? "s" : "l")
         name << settings.time_precision.to_s
+        name << "x" if Jetson::Rails.js_separators_unescaped? # ActiveSupport 8.1's setting, off
         encoder = ActiveSupport.json_encoder
         name << ":" << encoder.name.to_s unless FragmentCache::NATIVE_ENCODERS.include?(encoder.name)
         name

@@ -25,6 +25,9 @@ module Jetson
     # without as:, an object that renders itself) goes through the helper.
     class PartialRenderer
       NO_PREFIXES = [].freeze
+      # LookupContext#find_template (an alias of find) is gone after Rails
+      # 8.1, whose find returns nil for a missing template and find! raises.
+      FIND = ::ActionView::LookupContext.method_defined?(:find!) ? :find! : :find_template
 
       def initialize(view)
         @view = view
@@ -129,7 +132,7 @@ module Jetson
         lookup = @view.lookup_context
         prefixes = path.include?("/") ? NO_PREFIXES : lookup.prefixes
         details_key = lookup.details_key
-        return lookup.find_template(path, prefixes, true, keys, details) unless details_key
+        return lookup.__send__(FIND, path, prefixes, true, keys, details) unless details_key
 
         entries = (@templates[path] ||= [])
         entries.each do |entry|
@@ -138,7 +141,7 @@ module Jetson
             return entry[5]
           end
         end
-        template = lookup.find_template(path, prefixes, true, keys, details)
+        template = lookup.__send__(FIND, path, prefixes, true, keys, details)
         entries << [lookup, details_key, keys, details, prefixes, template].freeze
         template
       end
