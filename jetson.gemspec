@@ -11,7 +11,8 @@ Gem::Specification.new do |spec|
                      "a streaming writer, a Jbuilder-compatible builder and Rails integration."
   spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
-  spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,h,rb}", "README.md", "CHANGELOG.md", "LICENSE"]
+  # The scaffold generators' templates (lib/jetson/rails/generators/) end in .tt.
+  spec.files = Dir["lib/**/*.rb", "lib/**/*.tt", "ext/**/*.{c,h,rb}", "README.md", "CHANGELOG.md", "LICENSE"]
   spec.require_paths = ["lib"]
   spec.extensions = ["ext/jetson/extconf.rb"]
 end
