@@ -53,8 +53,11 @@ module ViewsRunner
 
       with_store(scenario[:store] || [:memory_store]) do |store|
         with_settings(scenario) do
-          outcomes = Array(scenario[:requests]).map { |request| run_request(request, scenario) }
-          entries = scenario[:entries] ? store_keys(store) : nil
+          expiries = {}
+          outcomes = recording_expiries(store, expiries) do
+            Array(scenario[:requests]).map { |request| run_request(request, scenario) }
+          end
+          entries = scenario[:entries] ? store_keys(store, expiries) : nil
           { outcomes: outcomes, entries: entries }
         end
       end
@@ -172,16 +175,35 @@ module ViewsRunner
     end
 
     # The entries of a memory store (incl. FailingStore): key, the class of
-    # the cached value and its time to live in whole seconds, by key.
-    def store_keys(store)
+    # the cached value and its time to live: the expires_in it was last
+    # written with (see recording_expiries), else the time left to the 10 s.
+    def store_keys(store, expiries = {})
       data = store.instance_variable_get(:@data)
       return nil unless data
 
       now = Time.now.to_f
       data.map do |key, entry|
-        ttl = entry.expires_at && ((entry.expires_at - now) / 10.0).round * 10 # to the 10 s
+        ttl = entry.expires_at && (expiries[key] || (((entry.expires_at - now) / 10.0).round * 10))
         { key: key, class: entry.value.class.name, ttl: ttl, value: entry.value }
       end.sort_by { |entry| entry[:key] }
+    end
+
+    # Records, by the store's key, the expires_in of each write the store
+    # reports (its cache_write and cache_write_multi events carry the write's
+    # options), so that times to live compare however long the requests take
+    # (under valgrind, minutes).
+    def recording_expiries(store, expiries)
+      single = ActiveSupport::Notifications.subscribe("cache_write.active_support") do |*, payload|
+        expiries[payload[:key]] = payload[:expires_in]&.to_i
+      end
+      multi = ActiveSupport::Notifications.subscribe("cache_write_multi.active_support") do |*, payload|
+        options = payload.except(:key, :store)
+        payload[:key].each_key { |name| expiries[store.__send__(:normalize_key, name, options)] = payload[:expires_in]&.to_i }
+      end
+      yield
+    ensure
+      ActiveSupport::Notifications.unsubscribe(single)
+      ActiveSupport::Notifications.unsubscribe(multi)
     end
 
     def with_settings(scenario)
