@@ -1,0 +1,149 @@
+# frozen_string_literal: true
+
+# Controllers and routes of bench/views/app.rb. Three endpoints, each served
+# by every kind of contender with the same records:
+#
+#   index   the scaffold's index: Post.all, every post through posts/_post
+#   nested  posts with their author and comments (and each comment's
+#           author) through nested partials, preloaded
+#   cached  index with the collection cached per post (warm in the bench)
+#
+#   GET /posts.json, /posts/nested.json, /posts/cached.json     the views
+#   GET /hashes.json, ...   render json: Hashes built in the controller
+#   GET /constant.json, ... floor: load the records, render a constant String
+#   GET /reads.json, ...    floor: load the records, read what the views read
+#                           (attributes, post_url), render a constant String
+
+module BenchViews
+  # The records each endpoint loads (as the views' controller does).
+  RELATIONS = {
+    "index" => -> { Post.all },
+    "nested" => -> { Post.includes(:author, comments: :author) },
+    "cached" => -> { Post.all }
+  }.freeze
+
+  # The floors' response: the reference (the jbuilder gem's) body of each
+  # endpoint, sent by the parent after the checks, so that a floor's response
+  # has the same bytes as the views' and the work after the controller
+  # (Rack::ETag's digest, the body's length) is the same.
+  FLOOR_BODIES = {}
+end
+
+# The scaffold's controller (implicit rendering of posts/<action>).
+class PostsController < ActionController::Base
+  def index
+    @posts = BenchViews::RELATIONS["index"].call
+  end
+
+  def nested
+    @posts = BenchViews::RELATIONS["nested"].call
+  end
+
+  def cached
+    @posts = BenchViews::RELATIONS["cached"].call
+  end
+
+  def show
+    head :not_found # only here for post_url
+  end
+end
+
+# `render json:` of Hashes with the views' keys, in the views' order, built
+# from the same readers; ActiveSupport.json_encoder decides the encoder.
+class HashesController < ActionController::Base
+  def index
+    render json: BenchViews::RELATIONS["index"].call.map { |post| post_hash(post) }
+  end
+
+  def nested
+    render json: BenchViews::RELATIONS["nested"].call.map { |post|
+      post_hash(post).merge!(author: author_hash(post.author), comments: post.comments.map { |c| comment_hash(c) })
+    }
+  end
+
+  # One Rails.cache.fetch_multi for the collection (a read_multi, and a
+  # write_multi of the misses), each post's Hash cached under the record's
+  # cache key and version.
+  def cached
+    posts = BenchViews::RELATIONS["cached"].call.to_a
+    render json: Rails.cache.fetch_multi(*posts) { |post| post_hash(post) }.values
+  end
+
+  private
+
+  def post_hash(post)
+    { id: post.id, title: post.title, body: post.body, published_at: post.published_at, created_at: post.created_at,
+      updated_at: post.updated_at, url: post_url(post, format: :json) }
+  end
+
+  def author_hash(author) = { id: author.id, name: author.name, email: author.email }
+
+  def comment_hash(comment)
+    { id: comment.id, body: comment.body, created_at: comment.created_at, author: author_hash(comment.author) }
+  end
+end
+
+# Floor: what a request costs outside the view.
+class ConstantController < ActionController::Base
+  %w[index nested cached].each do |endpoint|
+    define_method(endpoint) do
+      BenchViews::RELATIONS[endpoint].call.to_a
+      render json: BenchViews::FLOOR_BODIES.fetch(endpoint)
+    end
+  end
+end
+
+# Floor: the constant floor plus the reads the views make (no JSON built).
+# There is none for cached: a warm cached view reads cache keys, not these.
+class ReadsController < ActionController::Base
+  def index
+    BenchViews::RELATIONS["index"].call.each { |post| read_post(post) }
+    render json: BenchViews::FLOOR_BODIES.fetch("index")
+  end
+
+  def nested
+    BenchViews::RELATIONS["nested"].call.each do |post|
+      read_post(post)
+      read_author(post.author)
+      post.comments.each do |comment|
+        comment.id
+        comment.body
+        comment.created_at
+        read_author(comment.author)
+      end
+    end
+    render json: BenchViews::FLOOR_BODIES.fetch("nested")
+  end
+
+  private
+
+  def read_post(post)
+    post.id
+    post.title
+    post.body
+    post.published_at
+    post.created_at
+    post.updated_at
+    post_url(post, format: :json)
+  end
+
+  def read_author(author)
+    author.id
+    author.name
+    author.email
+  end
+end
+
+BenchViews::Application.routes.draw do
+  resources :posts, only: %i[index show] do
+    collection do
+      get :nested
+      get :cached
+    end
+  end
+  %w[hashes constant reads].each do |name|
+    get "#{name}(.:format)" => "#{name}#index"
+    get "#{name}/nested(.:format)" => "#{name}#nested"
+    get "#{name}/cached(.:format)" => "#{name}#cached"
+  end
+end

@@ -1,0 +1,124 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+
+# The parent's side of bench/views.rb: the endpoints, the contenders (which
+# world serves each, at which path, with which encoder) and the world
+# processes it drives (bench/views/world.rb).
+module BenchViews
+  ENDPOINTS = {
+    "index" => "scaffold index: json.array! @posts, partial: \"posts/post\", as: :post (Post.all)",
+    "nested" => "nested partials: each post with its author (authors/_author) and 10 comments " \
+                "(comments/_comment, which renders its author through authors/_author); " \
+                "Post.includes(:author, comments: :author)",
+    "cached" => "cached collection, warm: json.array! @posts, partial: \"posts/post\", as: :post, cached: true " \
+                "(Post.all; :memory_store; every entry written before timing)"
+  }.freeze
+
+  # role:    :reference (the jbuilder gem), :subject (Jetson), :peer, :floor
+  # kind:    :views (GET /posts...), :hashes, :constant, :reads (see app/controllers.rb)
+  # encoder: ActiveSupport.json_encoder while it runs: "stock" or "jetson"
+  # check:   :reference; [:bytes, label] must be byte-identical to label's body (a
+  #          difference aborts the run); :parsed equal to the reference after JSON.parse
+  # skip:    { endpoint => why it has no such case }
+  Contender = Struct.new(:label, :world, :kind, :role, :encoder, :check, :note, :skip, keyword_init: true) do
+    def floor? = role == :floor
+    def runs?(endpoint) = !(skip || {}).key?(endpoint)
+
+    def path(endpoint)
+      base = kind == :views ? "posts" : kind.to_s
+      endpoint == "index" ? "/#{base}.json" : "/#{base}/#{endpoint}.json"
+    end
+  end
+
+  GEM = "jbuilder gem"
+  HASHES_STOCK = "render json: Hashes, ActiveSupport encoder"
+  FLOOR = "floor: constant String"
+  NO_READS = { "cached" => "a warm cached view reads cache keys, not the attributes" }.freeze
+
+  CONTENDERS = [
+    Contender.new(label: GEM, world: "jbuilder", kind: :views, role: :reference, encoder: "stock", check: :reference,
+                  note: "jbuilder #{Gem.loaded_specs['jbuilder']&.version}: `require \"jbuilder\"`, .json.jbuilder views"),
+    Contender.new(label: "Jetson (jetson/jbuilder)", world: "jetson", kind: :views, role: :subject, encoder: "stock",
+                  check: [:bytes, GEM],
+                  note: "`require \"jetson/jbuilder\"` after Rails: the same .json.jbuilder files (ActiveSupport's " \
+                        "encoder left in place, as in an app that only swaps the gem)"),
+    Contender.new(label: "props_template", world: "props", kind: :views, role: :peer, encoder: "stock", check: :parsed,
+                  note: "props_template #{Gem.loaded_specs['props_template']&.version} (Oj::StringWriter): .json.props " \
+                        "views; `partial: [\"posts/post\", as: :post]`; cached: its `cache: ->(post) { post }` " \
+                        "option on array! (read_multi, the elements' JSON text cached)"),
+    Contender.new(label: "jb", world: "jb", kind: :views, role: :peer, encoder: "stock", check: :parsed,
+                  note: "jb #{Gem.loaded_specs['jb']&.version}: .jb views returning Hashes/Arrays, `render partial:` " \
+                        "(collections with `collection:, as:`); cached: jb has no cached collection, so its view calls " \
+                        "Rails.cache.fetch_multi(*@posts) { |post| render(partial: \"posts/post\", ...) } " \
+                        "(read_multi, each post's Hash cached, Marshal'd by :memory_store; no template digest in the keys)"),
+    Contender.new(label: HASHES_STOCK, world: "jbuilder", kind: :hashes, role: :peer, encoder: "stock", check: :parsed,
+                  note: "render json: of Hashes built in the controller with the views' keys and order " \
+                        "(cached: Rails.cache.fetch_multi of each post's Hash, as jb)"),
+    Contender.new(label: "render json: Hashes, Jetson::RailsEncoder", world: "jetson", kind: :hashes, role: :subject,
+                  encoder: "jetson", check: [:bytes, HASHES_STOCK],
+                  note: "the same controller with ActiveSupport.json_encoder = Jetson::RailsEncoder " \
+                        "(Jetson::Rails.install!)"),
+    Contender.new(label: FLOOR, world: "jbuilder", kind: :constant, role: :floor, encoder: "stock", check: [:bytes, GEM],
+                  note: "the controller loads the same records (same relation, to_a) and renders the " \
+                        "jbuilder gem's body of the endpoint as a constant String (render json: string): the time " \
+                        "spent outside the view"),
+    Contender.new(label: "floor: reads + constant String", world: "jbuilder", kind: :reads, role: :floor,
+                  encoder: "stock", check: [:bytes, GEM], skip: NO_READS,
+                  note: "the constant floor, plus reading every attribute the views read and post_url, " \
+                        "without building JSON"),
+    Contender.new(label: "floor: constant String (jetson world)", world: "jetson", kind: :constant, role: :floor,
+                  encoder: "stock", check: [:bytes, GEM],
+                  note: "the floors again in the jetson world: they should match the jbuilder world's " \
+                        "(same app, same records; only the view layer differs)"),
+    Contender.new(label: "floor: reads + constant String (jetson world)", world: "jetson", kind: :reads,
+                  role: :floor, encoder: "stock", check: [:bytes, GEM], skip: NO_READS)
+  ].freeze
+
+  # A world process, driven one request at a time (World.perform's protocol).
+  class WorldProcess
+    SCRIPT = File.expand_path("world.rb", __dir__)
+
+    attr_reader :name, :info
+
+    def initialize(name, yjit:)
+      @name = name
+      @io = IO.popen([RbConfig.ruby, *(yjit ? ["--yjit"] : []), SCRIPT, name], "r+b")
+    end
+
+    def wait_ready
+      reply = read_message
+      raise "world #{@name} did not start (#{reply.inspect})" unless reply == [:ok, :ready]
+
+      @info = call(:info)
+    end
+
+    def call(*message)
+      write_message(message)
+      reply = read_message || raise("world #{@name} exited")
+      return reply[1] if reply[0] == :ok
+
+      raise "world #{@name}: #{message.first(2).inspect} raised #{reply[1]}: #{reply[2]}\n  #{Array(reply[3]).join("\n  ")}"
+    end
+
+    def close
+      @io&.close
+      @io = nil
+    end
+
+    private
+
+    def write_message(object)
+      payload = Marshal.dump(object)
+      @io.write([payload.bytesize].pack("N"), payload)
+      @io.flush
+    end
+
+    def read_message
+      header = @io.read(4)
+      return nil if header.nil? || header.bytesize < 4
+
+      Marshal.load(@io.read(header.unpack1("N")))
+    end
+  end
+end

@@ -1,0 +1,183 @@
+# frozen_string_literal: true
+
+# A world of bench/views.rb: a child process that boots bench/views/app.rb
+# with one view layer and serves the parent's requests until its stdin
+# closes. Nothing it does is timed while another world runs: the parent asks
+# one world at a time and waits for the answer.
+#
+#   ruby [--yjit] bench/views/world.rb WORLD
+#
+# Protocol (as test/support/views_oracle.rb): each message is a 4-byte
+# big-endian length and a Marshal dump. Requests are Arrays:
+#   [:info]                              Ruby, YJIT, loaded gem versions, Jbuilder's origin
+#   [:check, path, encoder]              one request: status, content type, body, SQL
+#                                        count, cache reads/hits/writes
+#   [:floor_body, endpoint, body]        what the floors of endpoint render
+#   [:time, path, encoder, warmup, time] GC.start, requests for `warmup` s, GC.start,
+#                                        requests for `time` s: [requests, seconds]
+#   [:alloc, path, encoder, n]           GC.stat(:total_allocated_objects) delta per request
+#                                        over n requests (after one untimed)
+# Replies: [:ok, value] or [:error, class, message, backtrace].
+# encoder: "stock" (ActiveSupport's JSONGemEncoder) or "jetson"
+# (Jetson::RailsEncoder), set before every check, slice and count.
+#
+# With `--callgrind-run=PATH,ENCODER,N` instead of serving, the world makes
+# one request, then N more, and exits (bench/views.rb --callgrind runs it
+# under valgrind with N and with 0 and subtracts).
+
+$stdout.sync = true
+begin
+  require "bundler/setup" unless defined?(Bundler)
+rescue LoadError
+  nil
+end
+lib = File.expand_path("../../lib", __dir__)
+$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+require_relative "app"
+require "rack/mock"
+
+module BenchViews
+  module World
+    module_function
+
+    def write_message(io, object)
+      payload = Marshal.dump(object)
+      io.write([payload.bytesize].pack("N"), payload)
+      io.flush
+    end
+
+    def read_message(io)
+      header = io.read(4)
+      return nil if header.nil? || header.bytesize < 4
+
+      Marshal.load(io.read(header.unpack1("N")))
+    end
+
+    def app = BenchViews::Application
+
+    def encoder=(name)
+      ActiveSupport.json_encoder = case name
+                                   when "stock" then ActiveSupport::JSON::Encoding::JSONGemEncoder
+                                   when "jetson" then Jetson::RailsEncoder
+                                   else raise ArgumentError, "encoder #{name.inspect}"
+                                   end
+    end
+
+    # One request through the whole stack; the body is iterated (as a server
+    # does) and closed. The Rack env is built anew for every request, as
+    # Rails changes it; that costs every contender the same.
+    def request(path)
+      status, _headers, body = app.call(Rack::MockRequest.env_for(path, "HTTP_ACCEPT" => "application/json"))
+      body.each { |_chunk| nil }
+      body.close if body.respond_to?(:close)
+      status
+    end
+
+    def check(path)
+      sql = 0
+      cache = { reads: 0, hits: 0, writes: 0 }
+      subscribers = [
+        ActiveSupport::Notifications.subscribe("sql.active_record") { |*, p| sql += 1 unless p[:name] == "SCHEMA" },
+        ActiveSupport::Notifications.subscribe(/\Acache_(read|read_multi|write|write_multi)\.active_support\z/) do |name, *, p|
+          case name
+          when "cache_read.active_support" then cache[:reads] += 1; cache[:hits] += 1 if p[:hit]
+          when "cache_read_multi.active_support" then cache[:reads] += Array(p[:key]).size; cache[:hits] += Array(p[:hits]).size
+          when "cache_write.active_support" then cache[:writes] += 1
+          when "cache_write_multi.active_support" then cache[:writes] += p[:key].size
+          end
+        end
+      ]
+      status, headers, body = app.call(Rack::MockRequest.env_for(path, "HTTP_ACCEPT" => "application/json"))
+      text = +""
+      body.each { |chunk| text << chunk }
+      body.close if body.respond_to?(:close)
+      { status: status, content_type: headers["content-type"], body: text, sql: sql, cache: cache }
+    ensure
+      subscribers&.each { |s| ActiveSupport::Notifications.unsubscribe(s) }
+    end
+
+    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+    # Whole requests until `seconds` have passed: [requests, elapsed].
+    def run_for(path, seconds)
+      n = 0
+      start = now
+      loop do
+        request(path)
+        n += 1
+        elapsed = now - start
+        return [n, elapsed] if elapsed >= seconds
+      end
+    end
+
+    def time(path, warmup, seconds)
+      GC.start
+      run_for(path, warmup) if warmup.positive?
+      GC.start # no contender pays for the garbage of the one before it
+      run_for(path, seconds)
+    end
+
+    def alloc(path, n)
+      request(path)
+      before = GC.stat(:total_allocated_objects)
+      n.times { request(path) }
+      (GC.stat(:total_allocated_objects) - before).fdiv(n)
+    end
+
+    def info
+      origin = defined?(::JbuilderTemplate) ? ::JbuilderTemplate.instance_method(:partial!).source_location&.first : nil
+      yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false
+      gems = %w[rails jbuilder props_template jb oj sqlite3 json].to_h { |g| [g, Gem.loaded_specs[g]&.version&.to_s] }
+      { world: BenchViews.world, pid: Process.pid, ruby: RUBY_DESCRIPTION, yjit: yjit, gems: gems,
+        jbuilder_template: origin, jetson: defined?(::Jetson::VERSION) ? ::Jetson::VERSION : nil,
+        handlers: ActionView::Template::Handlers.extensions.map(&:to_s).sort }
+    end
+
+    def perform(message)
+      case message
+      in [:info] then info
+      in [:check, path, encoder] then (self.encoder = encoder) && check(path)
+      in [:floor_body, endpoint, body] then BenchViews::FLOOR_BODIES[endpoint] = body.freeze
+      in [:time, path, encoder, warmup, seconds] then (self.encoder = encoder) && time(path, warmup, seconds)
+      in [:alloc, path, encoder, n] then (self.encoder = encoder) && alloc(path, n)
+      end
+    end
+
+    def serve
+      protocol = $stdout.dup.binmode
+      $stdout.reopen(File::NULL, "w") # nothing else may write to the parent's pipe
+      $stdin.binmode
+      write_message(protocol, [:ok, :ready])
+      while (message = read_message($stdin))
+        reply = begin
+          [:ok, perform(message)]
+        rescue Exception => e # rubocop:disable Lint/RescueException -- reported to the parent
+          [:error, e.class.name, e.message, e.backtrace&.first(12)]
+        end
+        write_message(protocol, reply)
+      end
+    end
+
+    def callgrind_run(spec)
+      path, encoder, n = spec.split(",")
+      self.encoder = encoder
+      # A floor renders this world's own view body of the endpoint.
+      BenchViews::RELATIONS.each_key do |endpoint|
+        view = endpoint == "index" ? "/posts.json" : "/posts/#{endpoint}.json"
+        BenchViews::FLOOR_BODIES[endpoint] = check(view)[:body].freeze
+      end
+      request(path)
+      Integer(n).times { request(path) }
+    end
+  end
+end
+
+if $PROGRAM_NAME == __FILE__
+  world = ARGV.fetch(0) { abort "usage: ruby bench/views/world.rb WORLD [--callgrind-run=PATH,ENCODER,N]" }
+  BenchViews.boot(world)
+  if (spec = ARGV.find { |a| a.start_with?("--callgrind-run=") })
+    BenchViews::World.callgrind_run(spec.split("=", 2).last)
+  else
+    BenchViews::World.serve
+  end
+end
