@@ -45,6 +45,7 @@ module Jetson
   end
 end
 
+require_relative "jetson/json_rules"
 require_relative "jetson/jetson"
 require_relative "jetson/state"
 require_relative "jetson/dump"

@@ -35,9 +35,16 @@ class StateTest < Minitest::Test
     assert state.check_circular?
     state.max_nesting = false
     refute state.check_circular?
-    state.escape_slash = true
-    assert state.script_safe?
-    assert state.escape_slash?
+    if Jetson::JSON_RULES >= 3 # the alias is gone in json 3
+      refute_respond_to state, :escape_slash=
+      assert_equal JSON::State.new.respond_to?(:escape_slash=), state.respond_to?(:escape_slash=)
+      state.script_safe = true
+      assert state.script_safe?
+    else
+      state.escape_slash = true
+      assert state.script_safe?
+      assert state.escape_slash?
+    end
     state.depth = 2
     assert_equal 2, state.depth
     assert_raises(ArgumentError) { state.depth = -1 }

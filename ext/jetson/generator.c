@@ -233,7 +233,9 @@ JT_NOINLINE VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called,
         }
     }
 
-    if (RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
+    /* json 2 reinterpreted BINARY as UTF-8 (with a warning); json 3.1
+     * transcodes it like any other encoding, which fails past ASCII. */
+    if (!jt.json3 && RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
         VALUE utf8 = rb_enc_associate_index(rb_str_dup(str), jt.utf8_encindex);
         switch (rb_enc_str_coderange(utf8)) {
             case RUBY_ENC_CODERANGE_7BIT:
@@ -362,9 +364,10 @@ long jt_enter_deep_container(jt_gen *g, long depth)
             return depth;
         }
         --g->depth;
+        /* json 3 names the level it refused, json 2 the last one it took. */
         rb_raise(jt.eNestingError,
                  "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-                 g->depth);
+                 jt.json3 ? depth : g->depth);
     }
     if (depth > JT_STACK_CHECK_DEPTH && ruby_stack_check()) {
         --g->depth;

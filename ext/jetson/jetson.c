@@ -162,6 +162,9 @@ JT_EXPORT void Init_jetson(void)
     SYM(record); SYM(methods); SYM(include);
 #undef SYM
 
+    jt.json3 = rb_const_defined_at(jt.mJetson, rb_intern("JSON_RULES")) &&
+               NUM2INT(rb_const_get_at(jt.mJetson, rb_intern("JSON_RULES"))) >= 3;
+
     jt.utf8_encindex = rb_utf8_encindex();
     jt.usascii_encindex = rb_usascii_encindex();
     jt.binary_encindex = rb_ascii8bit_encindex();

@@ -54,6 +54,9 @@ typedef struct jt_handles {
     rb_ractor_local_key_t spare_buffer_key; /* see buffer.c */
     rb_ractor_local_key_t large_size_key;   /* see buffer.c */
     int utf8_encindex, usascii_encindex, binary_encindex;
+    /* The json gem's major version whose rules apply (Jetson::JSON_RULES):
+     * json 3 raises where json 2 warned or ignored. */
+    bool json3;
 } jt_handles;
 
 extern jt_handles jt;

@@ -108,10 +108,39 @@ static void buffer_initial_length_option(jt_config *cfg, VALUE value)
     if (length > 0) cfg->buffer_initial_length = length;
 }
 
+/* json 3 accepts anything with a to_proc that gives a Proc, and says so
+ * when it cannot; json 2 wanted an implicit conversion. */
+static VALUE as_json_option(VALUE value)
+{
+    if (!jt.json3) return rb_convert_type(value, T_DATA, "Proc", "to_proc");
+    if (rb_obj_is_proc(value)) return value;
+    VALUE proc = rb_check_funcall(value, rb_intern("to_proc"), 0, NULL);
+    if (proc == Qundef || !rb_obj_is_proc(proc)) rb_raise(rb_eTypeError, "as_json must be a Proc");
+    return proc;
+}
+
 struct apply_arg {
     jt_config *cfg;
     VALUE owner;
+    VALUE first_unknown; /* json 3: the first key that is no option, or 0 */
+    long unknown_count;
 };
+
+/* json 3 names every unknown key, once all the known ones are applied. */
+static int collect_unknown_i(VALUE key, VALUE value, VALUE names)
+{
+    (void)value;
+    if (!jt_is_option_key(key)) rb_ary_push(names, key);
+    return ST_CONTINUE;
+}
+
+static void raise_unknown_options(VALUE opts, const struct apply_arg *arg)
+{
+    if (arg->unknown_count == 1) rb_raise(rb_eArgError, "unknown keyword: %"PRIsVALUE, arg->first_unknown);
+    VALUE names = rb_ary_new();
+    rb_hash_foreach(opts, collect_unknown_i, names);
+    rb_raise(rb_eArgError, "unknown keywords: %"PRIsVALUE, rb_ary_join(names, rb_str_new_cstr(", ")));
+}
 
 static int apply_option_i(VALUE key, VALUE value, VALUE data)
 {
@@ -129,18 +158,30 @@ static int apply_option_i(VALUE key, VALUE value, VALUE data)
     else if (key == jt.sym_depth) cfg->depth = depth_option(value);
     else if (key == jt.sym_allow_nan) cfg->allow_nan = RTEST(value);
     else if (key == jt.sym_ascii_only) cfg->ascii_only = RTEST(value);
-    else if (key == jt.sym_script_safe || key == jt.sym_escape_slash) cfg->script_safe = RTEST(value);
+    else if (key == jt.sym_script_safe || (key == jt.sym_escape_slash && !jt.json3)) cfg->script_safe = RTEST(value);
     else if (key == jt.sym_strict) cfg->strict = RTEST(value);
     else if (key == jt.sym_buffer_initial_length) buffer_initial_length_option(cfg, value);
     else if (key == jt.sym_allow_duplicate_key) cfg->on_duplicate_key = RTEST(value) ? JT_DUP_IGNORE : JT_DUP_RAISE;
     else if (key == jt.sym_as_json) {
-        VALUE proc = RTEST(value) ? rb_convert_type(value, T_DATA, "Proc", "to_proc") : Qfalse;
+        VALUE proc = RTEST(value) ? as_json_option(value) : Qfalse;
         set_field(owner, &cfg->as_json, proc);
     } else if (key == jt.sym_sort_keys) {
         set_field(owner, &cfg->sort_keys, sort_keys_option(value));
+    } else if (jt.json3) {
+        /* json 3 raises for a misspelled option; json 2 ignored it. */
+        if (!arg->unknown_count++) arg->first_unknown = key;
     }
-    /* Unknown keys are ignored, as in json 2.x. */
     return ST_CONTINUE;
+}
+
+bool jt_is_option_key(VALUE key)
+{
+    return key == jt.sym_indent || key == jt.sym_space || key == jt.sym_space_before ||
+           key == jt.sym_object_nl || key == jt.sym_array_nl || key == jt.sym_max_nesting ||
+           key == jt.sym_depth || key == jt.sym_allow_nan || key == jt.sym_ascii_only ||
+           key == jt.sym_script_safe || key == jt.sym_strict || key == jt.sym_buffer_initial_length ||
+           key == jt.sym_allow_duplicate_key || key == jt.sym_as_json || key == jt.sym_sort_keys ||
+           (key == jt.sym_escape_slash && !jt.json3);
 }
 
 void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
@@ -148,8 +189,9 @@ void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
     if (!RTEST(opts)) return;
     Check_Type(opts, T_HASH);
     if (RHASH_SIZE(opts) == 0) return;
-    struct apply_arg arg = { cfg, owner };
+    struct apply_arg arg = { cfg, owner, 0, 0 };
     rb_hash_foreach(opts, apply_option_i, (VALUE)&arg);
+    if (RB_UNLIKELY(arg.unknown_count)) raise_unknown_options(opts, &arg);
 }
 
 /* JSON::<name> when the json gem is loaded and defines it; Qnil otherwise.
@@ -330,7 +372,7 @@ static VALUE state_set_as_json(VALUE self, VALUE value)
 {
     rb_check_frozen(self);
     GET_CONFIG(self);
-    RB_OBJ_WRITE(self, &cfg->as_json, rb_convert_type(value, T_DATA, "Proc", "to_proc"));
+    RB_OBJ_WRITE(self, &cfg->as_json, as_json_option(value));
     return Qnil;
 }
 
@@ -381,9 +423,11 @@ void jt_init_state(void)
     rb_define_method(c, "script_safe", state_script_safe, 0);
     rb_define_method(c, "script_safe?", state_script_safe, 0);
     rb_define_method(c, "script_safe=", state_set_script_safe, 1);
-    rb_define_alias(c, "escape_slash", "script_safe");
-    rb_define_alias(c, "escape_slash?", "script_safe?");
-    rb_define_alias(c, "escape_slash=", "script_safe=");
+    if (!jt.json3) { /* removed in json 3 */
+        rb_define_alias(c, "escape_slash", "script_safe");
+        rb_define_alias(c, "escape_slash?", "script_safe?");
+        rb_define_alias(c, "escape_slash=", "script_safe=");
+    }
     rb_define_method(c, "strict", state_strict, 0);
     rb_define_method(c, "strict?", state_strict, 0);
     rb_define_method(c, "strict=", state_set_strict, 1);

@@ -27,6 +27,8 @@ JT_INLINE void jt_config_init(jt_config *cfg)
         .sort_keys = Qfalse,
         .max_nesting = 100,
         .buffer_initial_length = 1024,
+        /* json 3 raises on keys that collide after conversion; json 2 warned. */
+        .on_duplicate_key = jt.json3 ? JT_DUP_RAISE : JT_DUP_WARN,
     };
 }
 /* Applies an options Hash. `owner` is the State object holding cfg (for write
@@ -35,6 +37,9 @@ void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts);
 /* Applies json-style options given as a Hash, a Jetson::State or (when the
  * json gem is loaded) a JSON::State; raises TypeError for anything else. */
 void jt_config_from_opts(jt_config *cfg, VALUE opts);
+
+/* An option json knows (json 3 raises for any other key). */
+bool jt_is_option_key(VALUE key);
 
 jt_config *jt_state_config(VALUE state);
 VALUE jt_state_new_from_config(const jt_config *cfg, long depth);

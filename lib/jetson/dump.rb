@@ -29,6 +29,8 @@ module Jetson
         end
       end
 
+      return dump_json3(obj, io, limit, opts) if JSON_RULES >= 3
+
       options = DUMP_DEFAULT_OPTIONS
       options = options.merge(max_nesting: limit) if limit
       options = options.merge(opts) if opts
@@ -46,6 +48,16 @@ module Jetson
     end
 
     private
+
+    # json 3's dump: NaN allowed unless canonical JSON is asked for, the
+    # ordinary nesting limit (100) unless one is given, and its errors as
+    # they are (json 2 turned NestingError into ArgumentError).
+    def dump_json3(obj, io, limit, opts)
+      options = { allow_nan: !(opts && opts[:rfc8785]) }
+      options[:max_nesting] = limit if limit
+      options.merge!(opts) if opts
+      State.generate(obj, options, io)
+    end
 
     # Called by the generator when a Hash mixes String and Symbol keys: the
     # json gem's duplicate-key check, with its messages.

@@ -55,22 +55,24 @@ module Jetson
     end
     alias to_hash to_h
 
-    # Deprecated in the json gem (removed in 3.0); kept for code written for it.
-    def [](name)
-      warn("Jetson::State#[] is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
-      if respond_to?(name)
-        __send__(name)
-      elsif instance_variables.include?(:"@#{name}")
-        instance_variable_get(:"@#{name}")
+    # Deprecated in json 2 and removed in json 3: defined under json 2's rules only.
+    if JSON_RULES < 3
+      def [](name)
+        warn("Jetson::State#[] is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
+        if respond_to?(name)
+          __send__(name)
+        elsif instance_variables.include?(:"@#{name}")
+          instance_variable_get(:"@#{name}")
+        end
       end
-    end
 
-    def []=(name, value)
-      warn("Jetson::State#[]= is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
-      if respond_to?(writer = :"#{name}=")
-        __send__(writer, value)
-      else
-        instance_variable_set(:"@#{name}", value)
+      def []=(name, value)
+        warn("Jetson::State#[]= is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
+        if respond_to?(writer = :"#{name}=")
+          __send__(writer, value)
+        else
+          instance_variable_set(:"@#{name}", value)
+        end
       end
     end
   end
