@@ -355,7 +355,7 @@ long jt_enter_deep_container(jt_gen *g, long depth)
             if (!g->deferred_error) {
                 g->deferred_error = rb_exc_new_str(jt.eNestingError, rb_sprintf(
                     "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-                    depth - 1));
+                    jt.json3 ? depth : depth - 1));
             }
             if (ruby_stack_check()) {
                 --g->depth;
@@ -384,9 +384,14 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
     if (it->mixed_keys_seen) return;
     it->mixed_keys_seen = true;
     it->mixed_after_error = it->g->deferred_error != 0;
-    /* Rails mode checks the Hash ActiveSupport would hand the json gem,
-     * known once the pairs are through (see jt_rails_hash_pairs). */
-    if (it->g->rails) return;
+    /* Rails mode under json 2 checks the Hash ActiveSupport would hand the
+     * json gem, known once the pairs are through (see jt_rails_hash_pairs);
+     * under json 3 a duplicate is an error, met by the json gem here, at the
+     * first key of another type, after every as_json (so it is deferred). */
+    if (it->g->rails) {
+        if (jt.json3) jt_rails_check_duplicate_keys(it->g, it->hash);
+        return;
+    }
     const jt_config *cfg = it->g->cfg;
     if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
         jt_before_ruby(it->g);

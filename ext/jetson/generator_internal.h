@@ -191,6 +191,7 @@ void jt_write_plain_text(jt_gen *g, const char *text, size_t n);
 
 /* rails_walk.c: Rails mode's side of the walk */
 void jt_rails_string(jt_gen *g, VALUE str);
+void jt_rails_check_duplicate_keys(jt_gen *g, VALUE hash);
 void jt_rails_hash_pairs(jt_gen *g, VALUE hash);
 bool jt_rails_container_prologue(jt_gen *g, VALUE *container, enum jt_rails_kind kind);
 void jt_rails_float(jt_gen *g, VALUE obj);

@@ -110,12 +110,26 @@ static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
     return jt_hash_pair_compact_i(key, value, data);
 }
 
-/* The json gem's duplicate-key check (a warning) on a Hash of String and
- * Symbol keys. */
+/* The json gem's duplicate-key check on a Hash of String and Symbol keys,
+ * with its defaults, since ActiveSupport passes no option: a warning under
+ * json 2, an error under json 3. */
 static void check_mixed_keys(jt_gen *g, VALUE hash)
 {
+    if (jt.json3) return; /* checked where the json gem meets it: jt_rails_check_duplicate_keys */
     jt_before_ruby(g);
     rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
+}
+
+/* json 3: keys that collide after conversion are an error, which comes
+ * after every as_json call (as ActiveSupport's JSON.generate meets it), so it
+ * is deferred like the json gem's other errors; its message shows the Hash
+ * as ActiveSupport hands it over, built in Ruby only when there is one. */
+void jt_rails_check_duplicate_keys(jt_gen *g, VALUE hash)
+{
+    if (g->deferred_error) return;
+    jt_before_ruby(g);
+    VALUE error = rb_funcall(jt.mJetson, rb_intern("rails_duplicate_key_error"), 1, hash);
+    if (!NIL_P(error)) g->deferred_error = error;
 }
 
 struct rekey {

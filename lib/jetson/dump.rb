@@ -59,6 +59,33 @@ module Jetson
       State.generate(obj, options, io)
     end
 
+    # Rails mode under json 3 (from the generator, at a Hash's first key of
+    # another type): the error ActiveSupport's JSON.generate raises when keys
+    # collide, or nil. Its message shows the Hash as ActiveSupport hands it
+    # to the json gem, values through as_json, so that copy is made only here.
+    def rails_duplicate_key_error(hash)
+      seen = {}
+      hash.each_key do |key|
+        name = key.to_s
+        return GeneratorError.new("detected duplicate key #{name.inspect} in #{rails_jsonify(hash).inspect}") if seen[name]
+
+        seen[name] = true
+      end
+      nil
+    end
+
+    # ActiveSupport's conversion before the json gem: String and Symbol keys
+    # kept, other keys to_s, values through as_json until they are JSON types.
+    def rails_jsonify(value)
+      case value
+      when String, Integer, Symbol, nil, true, false then value
+      when Numeric then value.as_json
+      when Hash then value.each_with_object({}) { |(k, v), h| h[k.is_a?(String) || k.is_a?(Symbol) ? k : k.to_s] = rails_jsonify(v) }
+      when Array then value.map { |v| rails_jsonify(v) }
+      else rails_jsonify(value.as_json)
+      end
+    end
+
     # Called by the generator when a Hash mixes String and Symbol keys: the
     # json gem's duplicate-key check, with its messages.
     def on_mixed_keys_hash(hash, do_raise)
