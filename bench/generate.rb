@@ -55,7 +55,8 @@ def standard_case(name, doc, opts: nil, pretty: false, oj: { mode: :compat }, oj
   add.call("JSON.generate", :peer) { pretty ? "JSON.pretty_generate(doc)" : "JSON.generate(doc, opts)" }
   if defined?(JSON::Coder)
     add.call("JSON::Coder#dump", :peer, note: coder_note) do
-      ["coder.dump(doc)", { coder: JSON::Coder.new(state_opts, &coder_block) }]
+      # json 3 takes keywords only; json 2 also took a positional options Hash.
+      ["coder.dump(doc)", { coder: JSON::Coder.new(**(state_opts || {}), &coder_block) }]
     end
   end
   if defined?(Oj)
