@@ -1,4 +1,5 @@
 #include "generator_internal.h"
+#include "canonical.h"
 #include <math.h>
 
 #ifdef HAVE_RB_HASH_STLIKE_FOREACH
@@ -93,6 +94,7 @@ static VALUE config_to_hash(const jt_config *cfg, long depth)
     if (cfg->on_duplicate_key != JT_DUP_WARN) {
         rb_hash_aset(h, jt.sym_allow_duplicate_key, cfg->on_duplicate_key == JT_DUP_IGNORE ? Qtrue : Qfalse);
     }
+    if (jt.json3 || cfg->rfc8785) rb_hash_aset(h, jt.sym_rfc8785, cfg->rfc8785 ? Qtrue : Qfalse);
     return h;
 }
 
@@ -691,6 +693,10 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
 {
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
+    if (RB_UNLIKELY(cfg->rfc8785)) { /* its key order wins over sort_keys, as in json 3.1 */
+        jt_canonical_hash(g, hash);
+        return;
+    }
     if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
         jt_before_ruby(g);
         hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
@@ -793,7 +799,8 @@ void jt_gen_array(jt_gen *g, VALUE ary)
     }
 
     jt_buffer_push(g->buf, '[');
-    if (RB_LIKELY(!cfg->array_nl && !cfg->indent)) {
+    /* The compact loop writes Integers its own way; rfc8785 has no layout. */
+    if (RB_LIKELY(!cfg->array_nl && !cfg->indent && !cfg->rfc8785)) {
         gen_elements_compact(g, ary);
     } else {
         /* The length is re-read every time: a to_json may shrink the Array. */
@@ -816,12 +823,20 @@ void jt_gen_array(jt_gen *g, VALUE ary)
 
 JT_INLINE void gen_fixnum(jt_gen *g, VALUE obj)
 {
+    if (RB_UNLIKELY(g->cfg->rfc8785)) {
+        jt_canonical_integer(g, obj);
+        return;
+    }
     jt_buffer_reserve(g->buf, JT_LONG_MAX_CHARS);
     g->buf->len += (size_t)jt_write_long(FIX2LONG(obj), g->buf->ptr + g->buf->len);
 }
 
 static void gen_bignum(jt_gen *g, VALUE obj)
 {
+    if (RB_UNLIKELY(g->cfg->rfc8785)) {
+        jt_canonical_integer(g, obj);
+        return;
+    }
     VALUE digits = rb_big2str(obj, 10);
     jt_buffer_append_str(g->buf, digits);
     RB_GC_GUARD(digits);
@@ -849,6 +864,10 @@ static void gen_float(jt_gen *g, VALUE obj)
             jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", rb_funcall(obj, jt.id_to_s, 0));
         }
         jt_buffer_append_str(g->buf, rb_funcall(obj, jt.id_to_s, 0));
+        return;
+    }
+    if (RB_UNLIKELY(g->cfg->rfc8785)) {
+        jt_canonical_double(g, value);
         return;
     }
     jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
@@ -1094,6 +1113,8 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
 static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails,
                       jt_write_fn *write)
 {
+    /* Options set one by one on a State are checked here, before a byte. */
+    if (RB_UNLIKELY(cfg->rfc8785)) jt_canonical_validate(cfg);
     char stack[JT_STACK_BUFFER_SIZE];
     struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
     jt_buffer buf;

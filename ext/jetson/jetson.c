@@ -156,7 +156,7 @@ JT_EXPORT void Init_jetson(void)
 #define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
     SYM(allow_nan); SYM(max_nesting); SYM(depth); SYM(ascii_only); SYM(script_safe);
-    SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key);
+    SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key); SYM(rfc8785);
     SYM(sort_keys); SYM(buffer_initial_length); SYM(time); SYM(time_with_zone); SYM(date); SYM(float);
     SYM(model); SYM(hash); SYM(array); SYM(only); SYM(except); SYM(root);
     SYM(record); SYM(methods); SYM(include);

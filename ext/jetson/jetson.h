@@ -46,7 +46,7 @@ typedef struct jt_handles {
     VALUE sym_indent, sym_space, sym_space_before, sym_object_nl, sym_array_nl,
           sym_allow_nan, sym_max_nesting, sym_depth, sym_ascii_only, sym_script_safe,
           sym_escape_slash, sym_strict, sym_as_json, sym_allow_duplicate_key,
-          sym_sort_keys, sym_buffer_initial_length, sym_time, sym_time_with_zone, sym_date, sym_float,
+          sym_rfc8785, sym_sort_keys, sym_buffer_initial_length, sym_time, sym_time_with_zone, sym_date, sym_float,
           sym_model, sym_hash, sym_array, sym_only, sym_except, sym_root,
           sym_record, sym_methods, sym_include;
     VALUE pretty_indent, pretty_space, pretty_nl; /* frozen, registered GC roots */

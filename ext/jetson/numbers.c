@@ -232,6 +232,101 @@ static inline uint64_t schubfach(uint64_t c, int q, int *k_out)
 
 /* Layout thresholds of the json gem: plain notation for integers below 1e15
  * and for fractions with few leading zeros, scientific otherwise. */
+/* The shortest digits of a positive finite double: value ~ d * 10^k, d without
+ * trailing zeros (the digits jt_write_double lays out). */
+void jt_shortest_decimal(double value, uint64_t *digits, int *exponent)
+{
+    uint64_t bits, frac, c, d;
+    int be, q, k;
+
+    memcpy(&bits, &value, sizeof(bits));
+    frac = bits & (JT_C_MIN - 1);
+    be = (int)((bits >> 52) & 0x7ff);
+    if (be == 0) {
+        d = schubfach(frac, JT_Q_MIN, &k);
+    } else {
+        c = frac | JT_C_MIN;
+        q = be - 1075;
+        uint64_t f = q <= 0 && q > -53 ? c >> -q : 0;
+        if (f && (f << -q) == c) {
+            d = f;
+            k = 0;
+        } else {
+            d = schubfach(c, q, &k);
+        }
+    }
+    while (d % 10 == 0) {
+        d /= 10;
+        k++;
+    }
+    *digits = d;
+    *exponent = k;
+}
+
+/* ECMAScript's Number::toString, which RFC 8785 prescribes: plain digits for
+ * decimal exponents -7 < e < 21, else d.ddde+x / d.ddde-x; -0 is "0". */
+int jt_write_jcs_double(double value, char *dst)
+{
+    char *p = dst;
+    if (value == 0) {
+        *p = '0';
+        return 1;
+    }
+    if (value < 0) {
+        *p++ = '-';
+        value = -value;
+    }
+    uint64_t d;
+    int k;
+    jt_shortest_decimal(value, &d, &k);
+    int n = decimal_length(d);
+    int e = k + n - 1;
+    if (e >= 21 || e <= -7) {
+        write_digits(d, p + 1 + n);
+        p[0] = p[1];
+        if (n > 1) {
+            p[1] = '.';
+            p += n + 1;
+        } else {
+            p += 1;
+        }
+        *p++ = 'e';
+        *p++ = e < 0 ? '-' : '+';
+        if (e < 0) e = -e;
+        if (e >= 100) {
+            *p++ = (char)('0' + e / 100);
+            e %= 100;
+            memcpy(p, jt_digit_pairs + 2 * e, 2);
+            p += 2;
+        } else if (e >= 10) {
+            memcpy(p, jt_digit_pairs + 2 * e, 2);
+            p += 2;
+        } else {
+            *p++ = (char)('0' + e);
+        }
+        return (int)(p - dst);
+    }
+    if (e < 0) { /* 0.000ddd */
+        p[0] = '0';
+        p[1] = '.';
+        memset(p + 2, '0', (size_t)(-e - 1));
+        p += 1 - e;
+        write_digits(d, p + n);
+        return (int)(p - dst) + n;
+    }
+    if (k >= 0) { /* an integer: the digits, then zeros */
+        write_digits(d, p + n);
+        memset(p + n, '0', (size_t)k);
+        return (int)(p - dst) + n + k;
+    }
+    /* ddd.ddd: the digits one place right, the integer part slid back */
+    int point = e + 1;
+    write_digits(d, p + 1 + n);
+    memmove(p, p + 1, (size_t)point);
+    p[point] = '.';
+    return (int)(p - dst) + n + 1;
+}
+
 int jt_write_double(double value, char *dst)
 {
     uint64_t bits, frac, c, d;

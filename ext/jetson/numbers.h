@@ -12,6 +12,11 @@
  * Returns the number of bytes written; no NUL terminator. */
 int jt_write_double(double value, char *dst);
 
+/* Writes a finite double as RFC 8785 (JSON Canonicalization Scheme) and
+ * ECMAScript print it: "0", "1e+21", "1e-7", "123.456", "100". */
+int jt_write_jcs_double(double value, char *dst);
+void jt_shortest_decimal(double value, uint64_t *digits, int *exponent);
+
 #include <string.h>
 
 #if defined(__GNUC__)

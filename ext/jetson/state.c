@@ -162,6 +162,7 @@ static int apply_option_i(VALUE key, VALUE value, VALUE data)
     else if (key == jt.sym_strict) cfg->strict = RTEST(value);
     else if (key == jt.sym_buffer_initial_length) buffer_initial_length_option(cfg, value);
     else if (key == jt.sym_allow_duplicate_key) cfg->on_duplicate_key = RTEST(value) ? JT_DUP_IGNORE : JT_DUP_RAISE;
+    else if (key == jt.sym_rfc8785) cfg->rfc8785 = RTEST(value);
     else if (key == jt.sym_as_json) {
         VALUE proc = RTEST(value) ? as_json_option(value) : Qfalse;
         set_field(owner, &cfg->as_json, proc);
@@ -181,6 +182,7 @@ bool jt_is_option_key(VALUE key)
            key == jt.sym_depth || key == jt.sym_allow_nan || key == jt.sym_ascii_only ||
            key == jt.sym_script_safe || key == jt.sym_strict || key == jt.sym_buffer_initial_length ||
            key == jt.sym_allow_duplicate_key || key == jt.sym_as_json || key == jt.sym_sort_keys ||
+           key == jt.sym_rfc8785 ||
            (key == jt.sym_escape_slash && !jt.json3);
 }
 
@@ -192,6 +194,7 @@ void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
     struct apply_arg arg = { cfg, owner, 0, 0 };
     rb_hash_foreach(opts, apply_option_i, (VALUE)&arg);
     if (RB_UNLIKELY(arg.unknown_count)) raise_unknown_options(opts, &arg);
+    jt_canonical_validate(cfg);
 }
 
 /* JSON::<name> when the json gem is loaded and defines it; Qnil otherwise.
@@ -390,6 +393,20 @@ static VALUE state_set_sort_keys(VALUE self, VALUE value)
     return Qnil;
 }
 
+static VALUE state_rfc8785(VALUE self)
+{
+    GET_CONFIG(self);
+    return cfg->rfc8785 ? Qtrue : Qfalse;
+}
+
+static VALUE state_set_rfc8785(VALUE self, VALUE value)
+{
+    rb_check_frozen(self);
+    GET_CONFIG(self);
+    cfg->rfc8785 = RTEST(value);
+    return cfg->rfc8785 ? Qtrue : Qfalse;
+}
+
 static VALUE state_allow_duplicate_key(VALUE self)
 {
     GET_CONFIG(self);
@@ -442,5 +459,7 @@ void jt_init_state(void)
     rb_define_method(c, "as_json=", state_set_as_json, 1);
     rb_define_method(c, "sort_keys", state_sort_keys, 0);
     rb_define_method(c, "sort_keys=", state_set_sort_keys, 1);
+    rb_define_method(c, "rfc8785?", state_rfc8785, 0);
+    rb_define_method(c, "rfc8785=", state_set_rfc8785, 1);
     rb_define_private_method(c, "allow_duplicate_key?", state_allow_duplicate_key, 0);
 }

@@ -16,6 +16,7 @@ typedef struct jt_config {
     long buffer_initial_length;
     enum jt_duplicate_key on_duplicate_key;
     bool allow_nan, ascii_only, script_safe, strict;
+    bool rfc8785; /* canonical JSON (canonical.c) */
 } jt_config;
 
 /* The json gem's defaults. Inline: every Jetson.generate call starts here. */
@@ -34,6 +35,8 @@ JT_INLINE void jt_config_init(jt_config *cfg)
 /* Applies an options Hash. `owner` is the State object holding cfg (for write
  * barriers) or 0 for a configuration that lives on the C stack. */
 void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts);
+/* ArgumentError for options json 3.1 does not allow with rfc8785 (canonical.c). */
+void jt_canonical_validate(const jt_config *cfg);
 /* Applies json-style options given as a Hash, a Jetson::State or (when the
  * json gem is loaded) a JSON::State; raises TypeError for anything else. */
 void jt_config_from_opts(jt_config *cfg, VALUE opts);

@@ -157,6 +157,9 @@ static VALUE writer_initialize(int argc, VALUE *argv, VALUE self)
          * cannot reorder what is already out. */
         rb_raise(rb_eArgError, "sort_keys is not supported by Jetson::Writer (keys are written in the order they are pushed)");
     }
+    if (w->cfg.rfc8785) { /* the same: canonical JSON orders every object's keys */
+        rb_raise(rb_eArgError, "rfc8785 is not supported by Jetson::Writer (keys are written in the order they are pushed)");
+    }
 
     size_t capa = initial_capacity(w, io);
     VALUE heap = rb_str_buf_new((long)capa);

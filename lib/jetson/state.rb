@@ -48,6 +48,7 @@ module Jetson
         buffer_initial_length: buffer_initial_length,
         sort_keys: sort_keys
       }
+      result[:rfc8785] = rfc8785? if JSON_RULES >= 3 || rfc8785?
       duplicate_key = allow_duplicate_key?
       result[:allow_duplicate_key] = duplicate_key unless duplicate_key.nil?
       instance_variables.each { |ivar| result[ivar.to_s.delete_prefix("@").to_sym] = instance_variable_get(ivar) }

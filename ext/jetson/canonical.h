@@ -1,0 +1,12 @@
+#ifndef JETSON_CANONICAL_H
+#define JETSON_CANONICAL_H
+
+#include "generator_internal.h"
+
+/* rfc8785: true (canonical.c). */
+void jt_canonical_hash(jt_gen *g, VALUE hash);
+void jt_canonical_integer(jt_gen *g, VALUE obj);
+void jt_canonical_double(jt_gen *g, double value);
+void jt_canonical_validate(const jt_config *cfg);
+
+#endif
