@@ -20,8 +20,10 @@ module JSONOracle
     $stderr = original
   end
 
+  # error_highlight (Ruby 3.1) appends the failing source line to a
+  # NoMethodError's message: not part of the error.
   def normalize_message(message)
-    message.gsub(/JSON::Ext::Generator::State|JSON::State|Jetson::State/, "State")
+    message.sub(/\n\n.*\^+\s*\z/m, "").gsub(/JSON::Ext::Generator::State|JSON::State|Jetson::State/, "State")
   end
 
   # Both sides get the same input; `json` and `jetson` say how to call each.

@@ -804,7 +804,10 @@ module RandomGraph
     # ---- scalars -----------------------------------------------------------
 
     INTEGER_EDGES = [0, -1, 1, 2**62 - 1, -(2**62), 2**62, -(2**62) - 1, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1,
-                     2**64 - 1, 2**64, -(2**64), 2**64 + 1, 10**18, 10**19, -(10**19), 9_007_199_254_740_993].freeze
+                     2**64 - 1, 2**64, -(2**64), 2**64 + 1, 10**18, 10**19, -(10**19), 9_007_199_254_740_993,
+                     # rfc8785's: the exact doubles' end, printed plainly up to 10^21, the largest double
+                     2**53, -(2**53), -(2**53) - 1, 10**21, 10**21 + 1, 10**308, 2**1024 - 2**971,
+                     2**1024 - 2**970, 2**1024 - 2**970 + 1, -(2**1024)].freeze
 
     def integer
       case INTEGER_TABLE.pick(@rng)
@@ -817,10 +820,15 @@ module RandomGraph
       end
     end
 
+    # json 3.1's canonical JSON, compared only where the json gem has it.
+    RFC8785 = defined?(::JSON::VERSION) && Gem::Version.new(::JSON::VERSION) >= Gem::Version.new("3.1")
+
     FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1.5, 100.0, 1e15, 1e16, 1e17, 1e20, 1e21, 1e22, 1e23,
                    1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-10, 5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
                    Float::MAX, -Float::MAX, Float::EPSILON, 123456789012345680.0, 9007199254740993.0,
-                   0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100.0 / 3].freeze
+                   0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100.0 / 3,
+                   # rfc8785's layout changes at 1e21 and 1e-7
+                   9.999999999999999e20, 1.0000000000000001e21, 1.5e-7, 9.99999e-7, 1.234e-6].freeze
     NON_FINITE = [Float::NAN, Float::INFINITY, -Float::INFINITY].freeze
 
     def float(nan: @nan)
@@ -1006,6 +1014,8 @@ module RandomGraph
       end
       o[:allow_duplicate_key] = pick([true, false, nil]) if chance(0.15)
       o[:sort_keys] = pick([true, true, false, nil, SORT_KEYS[pick(SORT_KEYS.keys)]]) if chance(0.08)
+      # json 2 has no rfc8785 (it would ignore the key where Jetson honours it)
+      o[:rfc8785] = pick([true, true, true, false, nil]) if RFC8785 && chance(0.12)
       o[:buffer_initial_length] = pick([1, 16, 0, -5, 4096, 100_000]) if chance(0.05)
       o[pick([:unknown_option, "indent", "max_nesting"])] = pick(["xx", 1]) if chance(0.02)
 
