@@ -59,7 +59,7 @@ def standard_case(name, doc, opts: nil, pretty: false, oj: { mode: :compat }, oj
       ["coder.dump(doc)", { coder: JSON::Coder.new(**(state_opts || {}), &coder_block) }]
     end
   end
-  if defined?(Oj)
+  if defined?(Oj) && oj
     # Short label; the exact options are in the case's footnote / this file.
     parts = [oj[:mode]&.to_s, oj[:escape_mode] && "escape #{oj[:escape_mode]}", pretty ? "pretty opts" : nil]
     label = "Oj.dump(#{parts.compact.join(', ')})"
@@ -117,7 +117,14 @@ CASES = {
     data_case("twitter.json ascii_only", "twitter", opts: { ascii_only: true },
                                                     oj: { mode: :compat, escape_mode: :ascii }, oj_note: OJ_NOTES[:ascii_only])
   }
-}.freeze
+}
+# Canonical JSON (RFC 8785) against json 3.1's, which added it (Oj has none).
+if Gem::Version.new(JSON::VERSION) >= Gem::Version.new("3.1")
+  %w[twitter citm_catalog canada].each do |file|
+    CASES["#{file}.json rfc8785"] = -> { data_case("#{file}.json rfc8785", file, opts: { rfc8785: true }, oj: nil) }
+  end
+end
+CASES.freeze
 
 if options.list
   puts CASES.keys
