@@ -78,10 +78,35 @@ static int utf16_compare(const void *pa, const void *pb)
     return a->bytes[i] < b->bytes[i] ? -1 : 1;
 }
 
+/* Objects up to this many keys are sorted in arrays on the C stack: the
+ * GC scans the stack conservatively, so the names and values held there stay
+ * alive (and in place) however Ruby code run meanwhile changes the Hash.
+ * Larger ones hold them in a hidden Array. */
+#define JT_CANONICAL_STACK_PAIRS 32
+
 struct collect {
-    VALUE pairs; /* [name, value, name, value, ...]: keeps both alive */
+    VALUE *stack;  /* name, value, name, value, ... when the Hash is small */
+    VALUE pairs;   /* the same in a hidden Array otherwise (0 if unused) */
+    long count;
     bool to_ruby;
 };
+
+static void collect_push(struct collect *c, VALUE name, VALUE value)
+{
+    if (c->pairs) {
+        rb_ary_push(c->pairs, name);
+        rb_ary_push(c->pairs, value);
+    } else {
+        c->stack[2 * c->count] = name;
+        c->stack[2 * c->count + 1] = value;
+    }
+    c->count++;
+}
+
+JT_INLINE VALUE collected(const struct collect *c, long i)
+{
+    return c->pairs ? RARRAY_AREF(c->pairs, i) : c->stack[i];
+}
 
 /* The key's name when the native path can take it: a String or a Symbol
  * whose bytes are ASCII or valid UTF-8 in a UTF-8 or US-ASCII String. */
@@ -111,8 +136,7 @@ static int collect_i(VALUE key, VALUE value, VALUE data)
         c->to_ruby = true;
         return ST_STOP;
     }
-    rb_ary_push(c->pairs, name);
-    rb_ary_push(c->pairs, value);
+    collect_push(c, name, value);
     return ST_CONTINUE;
 }
 
@@ -157,19 +181,22 @@ void jt_canonical_hash(jt_gen *g, VALUE hash)
         canonical_hash_in_ruby(g, hash);
         return;
     }
-    struct collect c = { .pairs = rb_ary_tmp_new(2 * size), .to_ruby = false };
+    VALUE stack_pairs[2 * JT_CANONICAL_STACK_PAIRS];
+    struct sort_key stack_keys[JT_CANONICAL_STACK_PAIRS];
+    bool small = size <= JT_CANONICAL_STACK_PAIRS;
+    struct collect c = { .stack = stack_pairs, .pairs = small ? 0 : rb_ary_tmp_new(2 * size), .count = 0 };
     rb_hash_foreach(hash, collect_i, (VALUE)&c);
     if (c.to_ruby) {
         canonical_hash_in_ruby(g, hash);
         return;
     }
-    long n = RARRAY_LEN(c.pairs) / 2;
+    long n = c.count;
     VALUE keys_buffer = 0;
-    struct sort_key *keys = ALLOCV_N(struct sort_key, keys_buffer, n > 0 ? n : 1);
+    struct sort_key *keys = small ? stack_keys : ALLOCV_N(struct sort_key, keys_buffer, n);
     /* Nothing allocates from here to the end of the sort: the pointers into
      * the names stay valid (the GC, which could move them, cannot run). */
     for (long i = 0; i < n; i++) {
-        VALUE name = RARRAY_AREF(c.pairs, 2 * i);
+        VALUE name = collected(&c, 2 * i);
         keys[i] = (struct sort_key){ (const unsigned char *)RSTRING_PTR(name), RSTRING_LEN(name), i };
     }
     qsort(keys, (size_t)n, sizeof(*keys), utf16_compare);
@@ -178,7 +205,7 @@ void jt_canonical_hash(jt_gen *g, VALUE hash)
         collision = keys[i].len == keys[i - 1].len && memcmp(keys[i].bytes, keys[i - 1].bytes, (size_t)keys[i].len) == 0;
     }
     if (collision) { /* json 3.1's error, from Ruby */
-        ALLOCV_END(keys_buffer);
+        if (keys_buffer) ALLOCV_END(keys_buffer);
         canonical_hash_in_ruby(g, hash);
         return;
     }
@@ -190,16 +217,16 @@ void jt_canonical_hash(jt_gen *g, VALUE hash)
     jt_buffer_push(g->buf, '{');
     for (long i = 0; i < n; i++) {
         long at = order[i];
-        VALUE name = RARRAY_AREF(c.pairs, 2 * at);
+        VALUE name = collected(&c, 2 * at);
         write_pair_separator(g, i);
         jt_escape_string(g->buf, RSTRING_PTR(name), (size_t)RSTRING_LEN(name), g->escape_mode);
         RB_GC_GUARD(name);
         jt_buffer_push(g->buf, ':');
-        jt_gen_value(g, RARRAY_AREF(c.pairs, 2 * at + 1));
+        jt_gen_value(g, collected(&c, 2 * at + 1));
     }
     --g->depth;
     jt_buffer_push(g->buf, '}');
-    ALLOCV_END(keys_buffer);
+    if (keys_buffer) ALLOCV_END(keys_buffer);
     RB_GC_GUARD(c.pairs);
     RB_GC_GUARD(hash);
 }
