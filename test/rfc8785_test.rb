@@ -74,6 +74,8 @@ class RFC8785Test < Minitest::Test
     as_json = ->(o, _key) { o.is_a?(String) ? o.b.scrub("?") : o.to_s }
     canonical_same({ 1 => 1, "\xFF" => 2, b: 3 }, strict: true, as_json: as_json)
     canonical_same({ 1 => 1, "1" => 2 }, strict: true, as_json: as_json)
+    canonical_same({ "\x03" => nil, "\xF0".b => nil, "\x03": nil }, strict: true) # found by the random run
+    canonical_same({ "\x03" => nil, "\xF0".b => nil, "\x03": nil })
   end
 
   def test_nested_values_and_sort_keys

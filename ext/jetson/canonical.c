@@ -167,7 +167,9 @@ static void canonical_hash_in_ruby(jt_gen *g, VALUE hash)
 {
     jt_before_ruby(g);
     const jt_config *cfg = g->cfg;
-    VALUE as_json = cfg->strict && RTEST(cfg->as_json) ? cfg->as_json : Qnil;
+    /* json 3.1 passes strict mode's as_json, false when there is none (which
+     * its errors then name), and nil outside strict mode. */
+    VALUE as_json = cfg->strict ? cfg->as_json : Qnil;
     VALUE sorted = rb_funcall(jt.mJetson, rb_intern("rfc8785_hash"), 2, hash, as_json);
     Check_Type(sorted, T_HASH);
     write_sorted_hash(g, sorted);

@@ -41,8 +41,9 @@ module Jetson
     end
 
     # json 3.1 names the first key met twice, each key taken through strict
-    # mode's as_json, or through a missing one (nil) when it is not a String
-    # or a Symbol: that is a NoMethodError there, and here.
+    # mode's as_json, or through a missing one (nil, or false in strict mode)
+    # when it is not a plain String or Symbol: that is a NoMethodError there,
+    # and here.
     def rfc8785_collision(hash, as_json)
       seen = {}
       hash.each_key do |key|
