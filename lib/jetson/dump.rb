@@ -32,6 +32,8 @@ module Jetson
       return dump_json3(obj, io, limit, opts) if JSON_RULES >= 3
 
       options = DUMP_DEFAULT_OPTIONS
+      # Canonical JSON has no NaN (json 2 has no rfc8785; Jetson honours it).
+      options = options.merge(allow_nan: false) if opts.is_a?(Hash) && opts[:rfc8785]
       options = options.merge(max_nesting: limit) if limit
       options = options.merge(opts) if opts
 
