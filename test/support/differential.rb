@@ -326,6 +326,15 @@ module Differential
   # If the two byte strings differ only by float tokens that denote the same
   # Float, with Jetson's token having Float#to_s digits, returns the list of
   # [json_token, jetson_token] pairs; otherwise nil.
+  DUMP_FORMS_WITH_OPTS = %i[opts io_opts io_limit_opts nil_nil_opts kwargs].freeze
+
+  # Whether a call runs with rfc8785 (dump's forms without opts do not).
+  def self.canonical?(opts, entry, extra)
+    return false unless opts.is_a?(Hash) && opts[:rfc8785]
+
+    entry != :dump || DUMP_FORMS_WITH_OPTS.include?(extra&.first)
+  end
+
   def self.float_only_difference(json_bytes, jetson_bytes)
     ta = json_bytes.b.scan(TOKEN_RE)
     tb = jetson_bytes.b.scan(TOKEN_RE)
@@ -397,7 +406,9 @@ module Differential
 
   # Compare two outcomes.  Returns [:same], [:float, pairs], or
   # [:mismatch, signature, details].  Also returns warning-text notes.
-  def self.compare_outcomes(json, jetson, pair)
+  # exact: no float-digit tolerance (rfc8785, where json's digits are the
+  # shortest too, so any difference is a real one).
+  def self.compare_outcomes(json, jetson, pair, exact: false)
     problems = []
     float_pairs = nil
 
@@ -405,6 +416,8 @@ module Differential
       r = compare_values(json.value, jetson.value)
       if r == :different
         problems << "output differs"
+      elsif r.is_a?(Array) && exact
+        problems << "output differs (float digits under rfc8785)"
       elsif r.is_a?(Array)
         float_pairs = r[1]
       end
@@ -664,7 +677,7 @@ module Differential
       pair = materialize(spec)
       a = Differential.run_entry(@json_side, entry, pair.json, opts, extra)
       b = Differential.run_entry(@jetson_side, entry, pair.jetson, opts, extra)
-      [Differential.compare_outcomes(a, b, pair), a, b]
+      [Differential.compare_outcomes(a, b, pair, exact: Differential.canonical?(opts, entry, extra)), a, b]
     end
 
     # Re-run one recorded call and return its Mismatch (nil if it now agrees).
@@ -688,7 +701,7 @@ module Differential
         b = Differential.run_entry(@jetson_side, entry, pair.jetson, opts, extra)
         stats.calls += 1
         stats.outcomes[a.error ? "error:#{a.error.class.name}" : "ok"] += 1
-        kind, info, note = Differential.compare_outcomes(a, b, pair)
+        kind, info, note = Differential.compare_outcomes(a, b, pair, exact: Differential.canonical?(opts, entry, extra))
         stats.add_warning_note(note) if note
         case kind
         when :float
