@@ -7,10 +7,18 @@ require_relative "../support/jbuilder_generator"
 # real Jbuilder and by this process's Jbuilder.
 #
 #   JETSON_JBUILDER_TEMPLATES=20000   how many (default 500)
-#   JETSON_JBUILDER_SEED=1234         the seed (default: random, printed on failure)
+#   JETSON_JBUILDER_SEED=1234         the seed (default 20261124, so that `rake test` is
+#                                     deterministic; printed on failure)
+#
+# Some seeds hold, past their first few thousand templates, a template on
+# which the jbuilder gem itself never ends and its oracle process runs out of
+# memory (seed 106 template 5613, seed 116 template 8357). In the first, the
+# gem's array! keeps the caller's Array as the document (`nums = [1, 2];
+# json.array! nums; json.child! { ... }` leaves nums with 3 elements), and
+# the child! runs inside a collection that iterates that same Array.
 #   JETSON_JBUILDER_TEMPLATE=17       only template 17 of that seed
 class JbuilderRandomTest < Minitest::Test
-  SEED = Integer(ENV.fetch("JETSON_JBUILDER_SEED") { Random.new_seed % (2**31) })
+  SEED = Integer(ENV.fetch("JETSON_JBUILDER_SEED", "20261124"))
   COUNT = Integer(ENV.fetch("JETSON_JBUILDER_TEMPLATES", "500"))
   INDEXES = ENV["JETSON_JBUILDER_TEMPLATE"] ? [Integer(ENV["JETSON_JBUILDER_TEMPLATE"])] : (0...COUNT).to_a
   SHOWN = 3 # failures shown in full
