@@ -232,6 +232,38 @@ static inline uint64_t schubfach(uint64_t c, int q, int *k_out)
 
 /* Layout thresholds of the json gem: plain notation for integers below 1e15
  * and for fractions with few leading zeros, scientific otherwise. */
+/* d (n digits) as d.ddde+x / d.ddde-x (one digit: de+x); returns the end. */
+static inline char *write_scientific(char *p, uint64_t d, int n, int e)
+{
+    write_digits(d, p + 1 + n);
+    p[0] = p[1];
+    if (n > 1) {
+        p[1] = '.';
+        p += n + 1;
+    } else {
+        p += 1;
+    }
+    *p++ = 'e';
+    if (e < 0) {
+        *p++ = '-';
+        e = -e;
+    } else {
+        *p++ = '+';
+    }
+    if (e >= 100) {
+        *p++ = (char)('0' + e / 100);
+        e %= 100;
+        memcpy(p, jt_digit_pairs + 2 * e, 2);
+        p += 2;
+    } else if (e >= 10) {
+        memcpy(p, jt_digit_pairs + 2 * e, 2);
+        p += 2;
+    } else {
+        *p++ = (char)('0' + e);
+    }
+    return p;
+}
+
 /* The shortest digits of a positive finite double: value ~ d * 10^k, d without
  * trailing zeros (the digits jt_write_double lays out). */
 void jt_shortest_decimal(double value, uint64_t *digits, int *exponent)
@@ -281,31 +313,7 @@ int jt_write_jcs_double(double value, char *dst)
     jt_shortest_decimal(value, &d, &k);
     int n = decimal_length(d);
     int e = k + n - 1;
-    if (e >= 21 || e <= -7) {
-        write_digits(d, p + 1 + n);
-        p[0] = p[1];
-        if (n > 1) {
-            p[1] = '.';
-            p += n + 1;
-        } else {
-            p += 1;
-        }
-        *p++ = 'e';
-        *p++ = e < 0 ? '-' : '+';
-        if (e < 0) e = -e;
-        if (e >= 100) {
-            *p++ = (char)('0' + e / 100);
-            e %= 100;
-            memcpy(p, jt_digit_pairs + 2 * e, 2);
-            p += 2;
-        } else if (e >= 10) {
-            memcpy(p, jt_digit_pairs + 2 * e, 2);
-            p += 2;
-        } else {
-            *p++ = (char)('0' + e);
-        }
-        return (int)(p - dst);
-    }
+    if (e >= 21 || e <= -7) return (int)(write_scientific(p, d, n, e) - dst);
     if (e < 0) { /* 0.000ddd */
         p[0] = '0';
         p[1] = '.';
@@ -405,31 +413,5 @@ strip:
     }
 
     /* Scientific: d.ddd e[+-]x */
-    write_digits(d, p + 1 + n);
-    p[0] = p[1];
-    if (n > 1) {
-        p[1] = '.';
-        p += n + 1;
-    } else {
-        p += 1;
-    }
-    *p++ = 'e';
-    if (e < 0) {
-        *p++ = '-';
-        e = -e;
-    } else {
-        *p++ = '+';
-    }
-    if (e >= 100) {
-        *p++ = (char)('0' + e / 100);
-        e %= 100;
-        memcpy(p, jt_digit_pairs + 2 * e, 2);
-        p += 2;
-    } else if (e >= 10) {
-        memcpy(p, jt_digit_pairs + 2 * e, 2);
-        p += 2;
-    } else {
-        *p++ = (char)('0' + e);
-    }
-    return (int)(p - dst);
+    return (int)(write_scientific(p, d, n, e) - dst);
 }
