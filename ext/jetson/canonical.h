@@ -7,6 +7,6 @@
 void jt_canonical_hash(jt_gen *g, VALUE hash);
 void jt_canonical_integer(jt_gen *g, VALUE obj);
 void jt_canonical_double(jt_gen *g, double value);
-void jt_canonical_validate(const jt_config *cfg);
+/* jt_canonical_validate: declared in state.h, which configuring calls it from */
 
 #endif

@@ -346,6 +346,15 @@ static void prepare_indents(jt_gen *g, char *buf)
     g->indents_depth = depth;
 }
 
+/* The json gem's NestingError for a container at level `refused`: json 3
+ * names that level, json 2 the last one it took. */
+VALUE jt_nesting_error(long refused)
+{
+    return rb_exc_new_str(jt.eNestingError, rb_sprintf(
+        "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
+        jt.json3 ? refused : refused - 1));
+}
+
 /* Past max_nesting, or deep enough that the real stack is checked. */
 long jt_enter_deep_container(jt_gen *g, long depth)
 {
@@ -354,11 +363,7 @@ long jt_enter_deep_container(jt_gen *g, long depth)
             /* ActiveSupport calls every as_json before the json gem counts
              * nesting: errors from as_json come first, and a cycle ends in
              * SystemStackError (below), so the walk goes on. */
-            if (!g->deferred_error) {
-                g->deferred_error = rb_exc_new_str(jt.eNestingError, rb_sprintf(
-                    "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-                    jt.json3 ? depth : depth - 1));
-            }
+            if (!g->deferred_error) g->deferred_error = jt_nesting_error(depth);
             if (ruby_stack_check()) {
                 --g->depth;
                 rb_raise(rb_eSysStackError, "stack level too deep");
@@ -366,10 +371,7 @@ long jt_enter_deep_container(jt_gen *g, long depth)
             return depth;
         }
         --g->depth;
-        /* json 3 names the level it refused, json 2 the last one it took. */
-        rb_raise(jt.eNestingError,
-                 "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-                 jt.json3 ? depth : g->depth);
+        rb_exc_raise(jt_nesting_error(depth));
     }
     if (depth > JT_STACK_CHECK_DEPTH && ruby_stack_check()) {
         --g->depth;

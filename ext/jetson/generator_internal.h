@@ -173,6 +173,7 @@ void jt_gen_object_key(jt_gen *g, VALUE key);
 #define JT_STACK_CHECK_DEPTH 256
 
 long jt_enter_deep_container(jt_gen *g, long depth);
+VALUE jt_nesting_error(long refused);
 
 /* One level deeper, or a NestingError (SystemStackError when the stack runs
  * out); returns the new depth. Inline: every Hash and Array comes here. */

@@ -122,24 +122,14 @@ static VALUE as_json_option(VALUE value)
 struct apply_arg {
     jt_config *cfg;
     VALUE owner;
-    VALUE first_unknown; /* json 3: the first key that is no option, or 0 */
-    long unknown_count;
+    VALUE unknown; /* json 3: the keys that are no option, in order (an Array made on the first), or 0 */
 };
 
 /* json 3 names every unknown key, once all the known ones are applied. */
-static int collect_unknown_i(VALUE key, VALUE value, VALUE names)
+static void raise_unknown_options(VALUE unknown)
 {
-    (void)value;
-    if (!jt_is_option_key(key)) rb_ary_push(names, key);
-    return ST_CONTINUE;
-}
-
-static void raise_unknown_options(VALUE opts, const struct apply_arg *arg)
-{
-    if (arg->unknown_count == 1) rb_raise(rb_eArgError, "unknown keyword: %"PRIsVALUE, arg->first_unknown);
-    VALUE names = rb_ary_new();
-    rb_hash_foreach(opts, collect_unknown_i, names);
-    rb_raise(rb_eArgError, "unknown keywords: %"PRIsVALUE, rb_ary_join(names, rb_str_new_cstr(", ")));
+    if (RARRAY_LEN(unknown) == 1) rb_raise(rb_eArgError, "unknown keyword: %"PRIsVALUE, RARRAY_AREF(unknown, 0));
+    rb_raise(rb_eArgError, "unknown keywords: %"PRIsVALUE, rb_ary_join(unknown, rb_str_new_cstr(", ")));
 }
 
 static int apply_option_i(VALUE key, VALUE value, VALUE data)
@@ -170,20 +160,10 @@ static int apply_option_i(VALUE key, VALUE value, VALUE data)
         set_field(owner, &cfg->sort_keys, sort_keys_option(value));
     } else if (jt.json3) {
         /* json 3 raises for a misspelled option; json 2 ignored it. */
-        if (!arg->unknown_count++) arg->first_unknown = key;
+        if (!arg->unknown) arg->unknown = rb_ary_new();
+        rb_ary_push(arg->unknown, key);
     }
     return ST_CONTINUE;
-}
-
-bool jt_is_option_key(VALUE key)
-{
-    return key == jt.sym_indent || key == jt.sym_space || key == jt.sym_space_before ||
-           key == jt.sym_object_nl || key == jt.sym_array_nl || key == jt.sym_max_nesting ||
-           key == jt.sym_depth || key == jt.sym_allow_nan || key == jt.sym_ascii_only ||
-           key == jt.sym_script_safe || key == jt.sym_strict || key == jt.sym_buffer_initial_length ||
-           key == jt.sym_allow_duplicate_key || key == jt.sym_as_json || key == jt.sym_sort_keys ||
-           key == jt.sym_rfc8785 ||
-           (key == jt.sym_escape_slash && !jt.json3);
 }
 
 void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
@@ -191,9 +171,9 @@ void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
     if (!RTEST(opts)) return;
     Check_Type(opts, T_HASH);
     if (RHASH_SIZE(opts) == 0) return;
-    struct apply_arg arg = { cfg, owner, 0, 0 };
+    struct apply_arg arg = { cfg, owner, 0 };
     rb_hash_foreach(opts, apply_option_i, (VALUE)&arg);
-    if (RB_UNLIKELY(arg.unknown_count)) raise_unknown_options(opts, &arg);
+    if (RB_UNLIKELY(arg.unknown)) raise_unknown_options(arg.unknown);
     jt_canonical_validate(cfg);
 }
 

@@ -41,9 +41,6 @@ void jt_canonical_validate(const jt_config *cfg);
  * json gem is loaded) a JSON::State; raises TypeError for anything else. */
 void jt_config_from_opts(jt_config *cfg, VALUE opts);
 
-/* An option json knows (json 3 raises for any other key). */
-bool jt_is_option_key(VALUE key);
-
 jt_config *jt_state_config(VALUE state);
 VALUE jt_state_new_from_config(const jt_config *cfg, long depth);
 bool jt_is_state(VALUE obj);

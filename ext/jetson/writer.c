@@ -441,13 +441,8 @@ static VALUE push_container(int argc, VALUE *argv, VALUE self, enum writer_op_ki
     VALUE key = optional_key(argc, argv, 0);
     check_place(w, key, method);
     long depth = writer_depth(w);
-    /* As the generator counts nesting, before anything is written (and
-     * with its message: json 3 names the refused level, json 2 the last). */
-    if (w->cfg.max_nesting && depth + 1 > w->cfg.max_nesting) {
-        rb_raise(jt.eNestingError,
-                 "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-                 jt.json3 ? depth + 1 : depth);
-    }
+    /* As the generator counts nesting, before anything is written. */
+    if (w->cfg.max_nesting && depth + 1 > w->cfg.max_nesting) rb_exc_raise(jt_nesting_error(depth + 1));
     ensure_frame_room(w);
     perform(self, w, kind, key, Qnil);
 
