@@ -46,7 +46,14 @@ module Jetson
 end
 
 require_relative "jetson/json_rules"
-require_relative "jetson/jetson"
+# JETSON_EXTENSION loads another build of the extension instead of the
+# bundled one: `rake test:asan` points it at its sanitizer build, and every
+# child Ruby of the test run inherits it.
+if (extension = ENV["JETSON_EXTENSION"])
+  require File.expand_path(extension)
+else
+  require_relative "jetson/jetson"
+end
 require_relative "jetson/state"
 require_relative "jetson/dump"
 require_relative "jetson/canonical"

@@ -98,6 +98,16 @@ class SafetyTest < Minitest::Test
     assert_equal "[[:Jetson], [], \"nil\"]", ruby_output(script, ruby_flags: ["--disable-gems"])
   end
 
+  # rake test:asan (test/asan/README.md) names its build in JETSON_EXTENSION;
+  # a run that silently loaded the ordinary build would check nothing.
+  def test_the_build_named_by_jetson_extension_is_the_one_loaded
+    skip "JETSON_EXTENSION is not set (rake test:asan sets it)" unless ENV["JETSON_EXTENSION"]
+
+    assert_equal [File.expand_path(ENV["JETSON_EXTENSION"])], $LOADED_FEATURES.grep(%r{/jetson\.so\z})
+    child = ruby_output('require "jetson"; print $LOADED_FEATURES.grep(%r{/jetson\.so\z}).join(",")')
+    assert_equal File.expand_path(ENV["JETSON_EXTENSION"]), child
+  end
+
   def test_works_without_the_json_gem_loaded
     script = <<~RUBY
       require "jetson"
