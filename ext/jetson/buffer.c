@@ -133,6 +133,10 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
     if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
     size_t required = b->len + need;
     size_t capa = b->heap ? b->capa : b->spill_capa;
+    /* buffer_initial_length is a hint: past JT_INITIAL_HEAP_MAX it would
+     * reserve memory no document asked for (2**40 is a NoMemoryError where
+     * json writes the document). */
+    if (!b->heap && capa > JT_INITIAL_HEAP_MAX) capa = JT_INITIAL_HEAP_MAX;
     if (capa < b->capa) capa = b->capa;
     while (capa < required) {
         capa = capa > (size_t)LONG_MAX / 2 ? required : capa * 2;

@@ -31,6 +31,8 @@ typedef struct jt_buffer {
  * up to the rest of a chunk then fit without growing the buffer. */
 #define JT_IO_FLUSH_AT (JT_IO_CHUNK_SIZE / 4 * 3)
 #define JT_COPY_OUT_SIZE (1024 * 1024) /* see jt_buffer_finish */
+/* The largest first heap buffer_initial_length can ask for (see jt_buffer_grow). */
+#define JT_INITIAL_HEAP_MAX ((size_t)64 * 1024 * 1024)
 
 JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length)
 {
