@@ -49,6 +49,7 @@ static void writer_mark(void *ptr)
     rb_gc_mark(w->cfg.sort_keys);
     rb_gc_mark(w->buf.io);
     rb_gc_mark(w->buf.heap);
+    rb_gc_mark(w->buf.chunk);
 }
 
 static void writer_free(void *ptr)
@@ -168,6 +169,7 @@ static VALUE writer_initialize(int argc, VALUE *argv, VALUE self)
     rb_str_set_len(heap, (long)capa);
     RB_OBJ_WRITE(self, &w->buf.heap, heap);
     RB_OBJ_WRITE(self, &w->buf.io, NIL_P(io) ? Qnil : io);
+    RB_OBJ_WRITE(self, &w->buf.chunk, NIL_P(io) ? 0 : jt_reusable_chunk(io));
     w->buf.ptr = RSTRING_PTR(heap);
     w->buf.len = 0;
     w->buf.capa = capa;
