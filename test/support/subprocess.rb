@@ -18,10 +18,10 @@ module JetsonSubprocess
 
   # The child's standard output as UTF-8. quiet: drops its standard error
   # (Ractor's experimental warning).
-  def ruby_output(script, ruby_flags: [], quiet: false)
+  def ruby_output(script, ruby_flags: [], quiet: false, env: {})
     skip_subprocess_under_valgrind
     redirect = quiet ? { err: File::NULL } : {}
-    IO.popen(CLEAN_ENV, [RbConfig.ruby, *ruby_flags, "-I", LIB, "-e", script], **redirect, &:read)
+    IO.popen(CLEAN_ENV.merge(env), [RbConfig.ruby, *ruby_flags, "-I", LIB, "-e", script], **redirect, &:read)
       .force_encoding(Encoding::UTF_8)
   end
 end
