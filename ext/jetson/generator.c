@@ -765,12 +765,18 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
         size_t stop = b->capa >= room ? b->capa - room + 1 : 0;
         if (stop > b->flush_at) stop = b->flush_at;
         char *p = start + b->len;
-        for (; i < n && (size_t)(p - start) < stop; i++) {
+        char *const limit = start + stop;
+        for (; i < n && p < limit; i++) {
             VALUE obj = elements[i];
             *p = ',';
             if (RB_FIXNUM_P(obj)) {
-                p += i > 0;
-                p += jt_write_long(FIX2LONG(obj), p);
+                p = jt_write_long_at(p + (i > 0), FIX2LONG(obj));
+                /* A run of Integers: nothing but the separator and the
+                 * digits per element (no first-element test, no dispatch). */
+                while (i + 1 < n && p < limit && RB_FIXNUM_P(elements[i + 1])) {
+                    *p = ',';
+                    p = jt_write_long_at(p + 1, FIX2LONG(elements[++i]));
+                }
                 continue;
             }
             VALUE name = element_name(g, obj);
