@@ -5,6 +5,7 @@ require "bigdecimal"
 require "date"
 require "stringio"
 require "timeout"
+require "objspace"
 require_relative "support/subprocess"
 
 # Faults found by script/fuzz (each with the case that found it) and faults
@@ -29,10 +30,15 @@ class FaultsTest < Minitest::Test
     3.times { yield }
     GC.start
     base = GC.stat(:heap_live_slots)
+    base_bytes = ObjectSpace.memsize_of_all
     runs.times { yield }
     GC.start
     grown = GC.stat(:heap_live_slots) - base
     assert_operator grown, :<, runs / 2, "#{label}: #{grown} more live objects after #{runs} runs"
+    # What live objects hold, their malloc'd memory included (a buffer left
+    # behind by each run would be kilobytes per run).
+    grown_bytes = ObjectSpace.memsize_of_all - base_bytes
+    assert_operator grown_bytes, :<, runs * 256, "#{label}: #{grown_bytes} more bytes held after #{runs} runs"
   end
 
   def capture_error

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "timeout"
+require "objspace"
 require "jetson/builder"
 require "active_support/core_ext/numeric/time"
 
@@ -27,10 +28,15 @@ class RailsFaultsTest < Minitest::Test
     3.times { yield }
     GC.start
     base = GC.stat(:heap_live_slots)
+    base_bytes = ObjectSpace.memsize_of_all
     runs.times { yield }
     GC.start
     grown = GC.stat(:heap_live_slots) - base
     assert_operator grown, :<, runs / 2, "#{label}: #{grown} more live objects after #{runs} runs"
+    # What live objects hold, their malloc'd memory included (a buffer left
+    # behind by each run would be kilobytes per run).
+    grown_bytes = ObjectSpace.memsize_of_all - base_bytes
+    assert_operator grown_bytes, :<, runs * 256, "#{label}: #{grown_bytes} more bytes held after #{runs} runs"
   end
 
   def outcome

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "timeout"
+require "objspace"
 require "support/views_diff"
 
 # Faults in Jbuilder views: 16 threads rendering the same templates (one
@@ -96,8 +97,10 @@ class ViewsFaultsTest < Minitest::Test
     3.times { interrupted.call }
     GC.start
     base = GC.stat(:heap_live_slots)
+    base_bytes = ObjectSpace.memsize_of_all
     30.times { interrupted.call }
     GC.start
     assert_operator GC.stat(:heap_live_slots) - base, :<, 1000, "live objects after 30 interrupted renders"
+    assert_operator ObjectSpace.memsize_of_all - base_bytes, :<, 256 * 1024, "bytes held after 30 interrupted renders"
   end
 end
