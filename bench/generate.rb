@@ -3,15 +3,17 @@
 # Jetson.generate vs json / JSON::Coder / Oj on the json gem's encoder cases.
 #
 #   bundle exec ruby --yjit bench/generate.rb [--quick] [case-name-filter ...]
+#   bundle exec ruby bench/generate.rb --callgrind[=N] [case-name-filter ...]
 #
 # See bench/README.md for what is measured and how to read the output.
 
 require_relative "support/setup"
+require_relative "support/callgrind"
 require "date"
 
 options = JetsonBench::Options.parse(ARGV)
 if options.help?
-  puts JetsonBench::Options.usage("bench/generate.rb")
+  puts JetsonBench::Options.usage("bench/generate.rb", callgrind: true)
   exit
 end
 
@@ -131,8 +133,23 @@ if options.list
   exit
 end
 
+# The process the --callgrind parent runs under valgrind: one case, by its
+# exact name.
+if options.callgrind_child
+  _, build = CASES.find { |name, _| options.filters == [name.downcase] }
+  abort "--callgrind-child: no case named #{options.filters.join(' ').inspect}" unless build
+  JetsonBench::Callgrind.child(build.call, options.callgrind_child)
+  exit
+end
+
 selected = CASES.select { |name, _| options.match?(name) }
 abort "no case matches #{options.filters.inspect}; cases: #{CASES.keys.join(', ')}" if selected.empty?
+
+if options.callgrind
+  JetsonBench::Callgrind.run(selected.keys, calls: options.callgrind, options: options,
+                                            script: File.expand_path(__FILE__), argv: ARGV)
+  exit
+end
 
 puts "Jetson generate benchmark — #{options.describe}"
 JetsonBench::Environment.facts(options).each { |k, v| puts "  #{k}: #{v}" }

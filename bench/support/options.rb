@@ -5,6 +5,9 @@ module JetsonBench
   #
   #   ruby --yjit bench/SCRIPT.rb [--quick] [--warmup=S] [--time=S] [--rounds=N]
   #                               [--no-alloc] [--no-write] [--list] [FILTER ...]
+  #   bench/generate.rb also: --callgrind[=N] (instructions per call, see
+  #   JetsonBench::Callgrind) and --callgrind-child=N (internal: the process
+  #   the parent runs under valgrind).
   #
   # FILTER: case-insensitive substring of a case name; several filters are OR-ed.
   # Env: JETSON_BENCH_WARMUP / JETSON_BENCH_TIME (seconds, override the defaults
@@ -18,7 +21,10 @@ module JetsonBench
     QUICK_TIME = 0.3
     QUICK_ROUNDS = 3
 
-    attr_reader :warmup, :time, :rounds, :filters, :quick, :alloc, :write, :list, :verbose
+    DEFAULT_CALLGRIND_CALLS = 20
+
+    attr_reader :warmup, :time, :rounds, :filters, :quick, :alloc, :write, :list, :verbose,
+                :callgrind, :callgrind_child
 
     def self.parse(argv = ARGV, env = ENV) = new(argv, env)
 
@@ -39,6 +45,9 @@ module JetsonBench
         when "--no-write" then @write = false
         when "--verbose" then @verbose = true
         when "--list" then @list = true
+        when "--callgrind" then @callgrind = DEFAULT_CALLGRIND_CALLS
+        when /\A--callgrind=(\d+)\z/ then @callgrind = positive(Regexp.last_match(1), arg)
+        when /\A--callgrind-child=(\d+)\z/ then @callgrind_child = positive(Regexp.last_match(1), arg)
         when "-h", "--help" then @help = true
         when /\A-/ then raise ArgumentError, "unknown option #{arg} (try --help)"
         else @filters << arg.downcase
@@ -65,9 +74,16 @@ module JetsonBench
       s
     end
 
-    def self.usage(script)
+    CALLGRIND_USAGE = <<~TXT.gsub(/^/, "  ")
+      --callgrind[=N]  instead of timing: instructions per call of every contender, counted by
+                   valgrind --tool=callgrind (no JIT) over N calls each (default #{DEFAULT_CALLGRIND_CALLS}),
+                   one valgrind process per case; results in bench/results/generate-callgrind.md
+    TXT
+
+    # callgrind: also describe --callgrind (bench/generate.rb only)
+    def self.usage(script, callgrind: false)
       <<~TXT
-        usage: bundle exec ruby --yjit #{script} [--quick] [--warmup=S] [--time=S] [--rounds=N] [--verbose] [--no-alloc] [--no-write] [--list] [FILTER ...]
+        usage: bundle exec ruby --yjit #{script} [--quick] [--warmup=S] [--time=S] [--rounds=N] [--verbose] [--no-alloc] [--no-write] [--list]#{callgrind ? ' [--callgrind[=N]]' : ''} [FILTER ...]
           --quick      #{QUICK_ROUNDS} rounds of warmup #{QUICK_WARMUP}s, time #{QUICK_TIME}s unless
                        JETSON_BENCH_WARMUP/TIME/ROUNDS are set
           --rounds=N   rounds per case (default #{DEFAULT_ROUNDS}, warmup #{DEFAULT_WARMUP}s and time #{DEFAULT_TIME}s
@@ -77,12 +93,19 @@ module JetsonBench
           --no-alloc   skip the allocation measurements
           --no-write   do not write bench/results/*.md
           --list       list the case names and exit
-          FILTER       case-insensitive substring of case names (OR-ed)
+        #{callgrind ? CALLGRIND_USAGE : ''}  FILTER       case-insensitive substring of case names (OR-ed)
         env: JETSON_BENCH_WARMUP, JETSON_BENCH_TIME (seconds), JETSON_BENCH_ROUNDS, JETSON_BENCH_DATA (data dir)
       TXT
     end
 
     private
+
+    def positive(digits, arg)
+      n = Integer(digits, 10)
+      raise ArgumentError, "#{arg}: N must be at least 1" if n < 1
+
+      n
+    end
 
     def float_env(env, name)
       v = env[name]

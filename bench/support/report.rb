@@ -64,7 +64,8 @@ module JetsonBench
     module_function
 
     SUMMARY_HEADERS = ["case", "Jetson i/s", "best peer", "best peer i/s", "ratio ± spread",
-                       "Jetson objs/call", "peer objs/call", "State ratio"].freeze
+                       "Jetson objs/call", "peer objs/call", "Jetson GC µs/call", "peer GC µs/call",
+                       "State ratio"].freeze
 
     # Footnotes are numbered across the whole table: [[case, [footnote numbers]]]
     def summary(results, footnotes)
@@ -83,17 +84,19 @@ module JetsonBench
         warn_mark = res.warnings.any? ? " (!)" : ""
         name = res.name + warn_mark + (marks.empty? ? "" : " [#{marks.uniq.join(',')}]")
         t << [name, Format.ips(s&.ips), peer&.label || "-", Format.ips(peer&.ips), Format.ratio(r, spread),
-              Format.objects(s&.objects), Format.objects(peer&.objects), state ? Format.ratio(sr, sspread) : "-"]
+              Format.objects(s&.objects), Format.objects(peer&.objects), Format.decimal(s&.gc_us_per_call),
+              Format.decimal(peer&.gc_us_per_call), state ? Format.ratio(sr, sspread) : "-"]
       end
       t
     end
 
     def detail(result)
-      t = Table.new(["contender", "i/s", "±", "objs/call", "bytes/call", "output"])
+      t = Table.new(["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"])
       result.entries.each do |e|
         check = { ok: "identical", note: "equal after parse", encoding: "encoding differs",
                   mismatch: "MISMATCH", error: "error", floor: "none (floor)" }.fetch(e.check, e.check.to_s)
-        t << [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.objects(e.objects), Format.bytes(e.bytes), check]
+        t << [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
+              Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
       end
       t
     end
@@ -127,7 +130,9 @@ module JetsonBench
             "Each case runs in rounds (every contender once per round, order rotated, GC.start before each); " \
             "i/s is a contender's median round; ratio is the median of the per-round ratios and spread half their " \
             "interquartile range. " \
-            "State ratio: the same for a reused Jetson::State. objs/call: GC.stat(:total_allocated_objects) delta per call.\n\n"
+            "State ratio: the same for a reused Jetson::State. objs/call: GC.stat(:total_allocated_objects) delta per call. " \
+            "GC µs/call: GC.stat(:time) spent in the timed slices per call, median round (benchmark-ips' " \
+            "clean-heap GC.start subtracted).\n\n"
       md << summary_table.to_markdown << "\n\n"
       unless footnotes.empty?
         footnotes.each_with_index { |n, i| md << "#{i + 1}. #{n}\n" }

@@ -76,8 +76,11 @@ module JetsonBench
   # Everything measured for one contender of one case.
   #   rounds: i/s of each round (benchmark-ips mean of that round), in round order
   #   ips:    median of rounds; ips_sd: half the interquartile range of rounds
-  Entry = Struct.new(:label, :role, :ips, :ips_sd, :rounds, :objects, :bytes, :check, :check_message,
-                     :notes, keyword_init: true) do
+  #   gc_per_1k_calls, gc_us_per_call: GC runs per 1,000 calls and GC time
+  #           per call (µs) during the timed slices, median of the rounds
+  #           (see CollectBetweenContenders)
+  Entry = Struct.new(:label, :role, :ips, :ips_sd, :rounds, :objects, :bytes, :gc_per_1k_calls, :gc_us_per_call,
+                     :check, :check_message, :notes, keyword_init: true) do
     def error_pct = ips && ips.positive? && ips_sd ? 100.0 * ips_sd / ips : nil
     def ran? = !ips.nil?
     def subject? = role == :subject
@@ -107,11 +110,53 @@ module JetsonBench
   # a freshly collected heap, so that no contender pays for the garbage the
   # previous one left (json's to_json calls allocate thousands of objects per
   # call; their collection would otherwise land in whoever runs next).
+  #
+  # It also counts the collections and the GC time of each timed slice
+  # (GC.count, GC.stat(:time) in ms), per call: #gc[label] is a GcCost.
+  # benchmark-ips runs one more GC.start (Timing.clean_env) between #running
+  # and the timing, on the heap #running has just collected: that collection
+  # and the time a clean-heap GC.start takes, measured here just before, are
+  # subtracted. What runs after the slice and before #add_report (building
+  # the report, printing it) is counted too; it allocates little.
   class CollectBetweenContenders
+    GcCost = Struct.new(:per_1k_calls, :us_per_call)
+
+    attr_reader :gc
+
+    def initialize
+      @gc = {}
+    end
+
     def warming(_label, _warmup) = GC.start
-    def running(_label, _time) = GC.start
+
+    def running(_label, _time)
+      @clean_ms = clean_gc_ms # leaves the heap collected
+      @count = GC.count
+      @ms = GC.stat(:time)
+    end
+
     def warmup_stats(_time, _timing); end
-    def add_report(_report, _caller); end
+
+    def add_report(report, _caller)
+      return unless report.iterations.positive?
+
+      collections = GC.count - @count - 1
+      # With no collection of its own, all the GC time is benchmark-ips'
+      # GC.start. Otherwise subtract that one's estimate: its time varies by
+      # a millisecond or more (a large heap's), so the rest can be negative.
+      ms = collections.zero? ? 0 : [GC.stat(:time) - @ms - @clean_ms, 0].max
+      @gc[report.label] = GcCost.new(1000.0 * collections / report.iterations, 1000.0 * ms / report.iterations)
+    end
+
+    private
+
+    # Milliseconds of one GC.start on an already collected heap.
+    def clean_gc_ms
+      GC.start
+      before = GC.stat(:time)
+      GC.start
+      GC.stat(:time) - before
+    end
   end
 
   # Runs cases: output check, benchmark-ips timing (x.compare!), allocations.
@@ -150,23 +195,28 @@ module JetsonBench
       runnable = kase.contenders.zip(entries).reject { |_c, e| e.check == :error }
       unless runnable.empty?
         runnable.each { |_c, e| e.rounds = [] }
+        gc_rounds = runnable.to_h { |c, _e| [c.label, []] } # GcCost per round
         @options.rounds.times do |round|
           order = runnable.rotate(round)
           quiet = round.positive? && !@options.verbose
           @out.puts "   -- round #{round + 1}/#{@options.rounds}" unless quiet
+          suite = CollectBetweenContenders.new
           report = Benchmark.ips(quiet: quiet) do |x|
-            x.config(warmup: @options.warmup, time: @options.time, suite: CollectBetweenContenders.new)
+            x.config(warmup: @options.warmup, time: @options.time, suite: suite)
             order.each { |c, _e| x.report(c.label, &c.loop) }
             x.compare! unless quiet
           end
           order.each do |c, e|
             rep = report.entries.find { |r| r.label == c.label }
             e.rounds << rep.ips if rep
+            gc_rounds[c.label] << suite.gc[c.label] if suite.gc[c.label]
           end
         end
-        runnable.each do |_c, e|
+        runnable.each do |c, e|
           e.ips = Stats.median(e.rounds)
           e.ips_sd = Stats.half_iqr(e.rounds)
+          e.gc_per_1k_calls = Stats.median(gc_rounds[c.label].map(&:per_1k_calls))
+          e.gc_us_per_call = Stats.median(gc_rounds[c.label].map(&:us_per_call))
         end
         @out.puts "   (#{@options.rounds - 1} more rounds ran quietly; --verbose prints them)" if @options.rounds > 1 && !@options.verbose
       end
@@ -215,7 +265,7 @@ module JetsonBench
 
     def print_case(result)
       best = result.best_peer
-      t = Table.new(["contender", "i/s", "±", "objs/call", "bytes/call", "output"])
+      t = Table.new(["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"])
       result.entries.each do |e|
         mark = e == best ? " (best peer)" : ""
         check = case e.check
@@ -226,8 +276,8 @@ module JetsonBench
                 when :floor then "none (floor)"
                 else "ERROR"
                 end
-        t << ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.objects(e.objects),
-              Format.bytes(e.bytes), check]
+        t << ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
+              Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
       end
       @out.puts
       @out.puts t.to_console(indent: "   ")

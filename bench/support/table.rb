@@ -68,6 +68,23 @@ module JetsonBench
 
     def percent(v) = v.nil? ? "-" : format("%.1f%%", v)
 
+    # Fewer decimals as the value grows, so that small per-call figures (GC
+    # time, collections per 1k calls) keep their digits: 0.012, 1.25, 12.5, 125.
+    def decimal(v)
+      return "-" if v.nil?
+      return "0" if v.zero?
+
+      places = if v.abs >= 100 then 0
+               elsif v.abs >= 10 then 1
+               elsif v.abs >= 1 then 2
+               else 3
+               end
+      format("%.#{places}f", v)
+    end
+
+    # 1234567.4 => "1,234,567"
+    def count(v) = v.nil? ? "-" : v.round.to_s.gsub(/(\d)(?=(\d{3})+\z)/, '\1,')
+
     # Truncated, not rounded, to two decimals: a ratio shown as 1.20× is at
     # least 1.20 (the bar the generator benchmark is held to).
     def ratio(r, spread)

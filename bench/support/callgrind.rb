@@ -1,0 +1,199 @@
+# frozen_string_literal: true
+
+require "json"
+require "rbconfig"
+require "shellwords"
+require "tmpdir"
+require_relative "runner"
+require_relative "report"
+require_relative "table"
+
+module JetsonBench
+  # bench/generate.rb --callgrind[=N]: instructions per call of every
+  # contender, counted by valgrind's callgrind. Unlike i/s, the count does not
+  # depend on the machine's load, so small differences show.
+  #
+  # One valgrind process per case runs `bench/generate.rb --callgrind-child=N
+  # CASE` (plain ruby: no JIT, the interpreter's and the C code's
+  # instructions). The child builds the case and, for an empty loop first and
+  # then for each contender, runs it 3 times, calls the marker, runs N calls,
+  # calls the marker. With --dump-before=MARKER callgrind writes its counters
+  # to a new file (cg.out.1, cg.out.2, ...) on every call of the marker, each
+  # holding the instructions since the previous one: the N calls are one
+  # known file. The empty loop's file (the marker's own cost and N iterations
+  # of the loop) is subtracted from each contender's before dividing by N.
+  # The child tells the parent which file is whose in one JSON line on
+  # stdout; the parent never loads the documents.
+  module Callgrind
+    # The C function behind Process.times, which nothing in the contenders
+    # calls. (Process.clock_getres' rb_clock_getres would do too, but it is
+    # static in Debian's libruby 3.1, so valgrind cannot see it.)
+    MARKER = "rb_proc_times"
+    MANIFEST_PREFIX = "callgrind-child: "
+    WARM_CALLS = 3
+    # Output checks that make the child skip a contender.
+    SKIPPED = %w[mismatch error encoding].freeze
+
+    # instructions: per call, nil when skipped
+    Row = Struct.new(:label, :role, :instructions, :check, :message, keyword_init: true) do
+      def peer? = role == "peer"
+    end
+
+    CaseResult = Struct.new(:name, :rows, :notes, keyword_init: true) do
+      def measured = rows.select(&:instructions)
+      def subject = measured.find { |r| r.label == "Jetson.generate" }
+      def best_peer = measured.select(&:peer?).min_by(&:instructions)
+      def skipped = rows.reject(&:instructions)
+    end
+
+    module_function
+
+    # --- the child, under valgrind ------------------------------------------
+
+    def child(kase, calls, out: $stdout)
+      expected = kase.reference.call
+      checker = Runner.new(nil, out: $stderr)
+      marks = 0
+      mark = lambda do
+        Process.times
+        marks += 1
+      end
+      # Returns the number of the dump file holding the `calls` calls.
+      measure = lambda do |contender|
+        contender.loop.call(WARM_CALLS)
+        GC.start # as when timing: nobody pays for the previous one's garbage
+        mark.call
+        contender.loop.call(calls)
+        mark.call
+        marks
+      end
+
+      empty = Contender.new("(empty loop)", "nil", role: :floor)
+      # Twice: the first pair of marker calls is cold (Process.times' call
+      # cache, first use of its Struct), which puts ~1,500 instructions more
+      # into the first segment than into any later one.
+      measure.call(empty)
+      manifest = { baseline: measure.call(empty), contenders: [] }
+      kase.contenders.each do |c|
+        check, message = checker.check_output(c, expected)
+        row = { label: c.label, role: c.role, check: check, message: message }
+        row[:dump] = measure.call(c) unless SKIPPED.include?(check.to_s)
+        manifest[:contenders] << row
+      end
+      manifest.merge!(dumps: marks, yjit: Environment.yjit?, output_bytes: expected.bytesize,
+                      notes: kase.notes + Documents.notes)
+      out.puts MANIFEST_PREFIX + JSON.generate(manifest)
+    end
+
+    # --- the parent -----------------------------------------------------------
+
+    def run(names, calls:, options:, script:, argv:, out: $stdout)
+      version = `valgrind --version 2>/dev/null`.strip
+      abort "--callgrind needs valgrind on the PATH (e.g. apt-get install valgrind)" unless $?&.success?
+
+      out.puts "Jetson generate benchmark — instructions per call (callgrind, no JIT), #{calls} calls per contender"
+      env_facts = facts(options, version)
+      env_facts.each { |k, v| out.puts "  #{k}: #{v}" }
+      results = names.map { |name| run_case(name, calls, script, out) }
+      return unless options.write
+
+      path = File.expand_path("../results/generate-callgrind.md", __dir__)
+      write_markdown(path, results, env_facts, calls, "bundle exec ruby bench/generate.rb #{Shellwords.join(argv)}".strip)
+      out.puts "\nwrote #{path}"
+    end
+
+    def facts(options, valgrind_version)
+      Environment.facts(options).reject { |k, _| %w[YJIT benchmark-ips memory_profiler Settings].include?(k) } +
+        [["JIT", "off (the child runs plain ruby under valgrind)"], ["valgrind", valgrind_version]]
+    end
+
+    def run_case(name, calls, script, out)
+      out.puts
+      out.puts "=" * 78
+      out.puts "== #{name}"
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      result = Dir.mktmpdir("jetson-callgrind") { |dir| run_child(name, calls, script, dir) }
+      out.puts "   (#{format('%.0f', Process.clock_gettime(Process::CLOCK_MONOTONIC) - started)} s under valgrind)"
+      result.notes.each { |n| out.puts "   note: #{n}" }
+      result.skipped.each { |r| out.puts "   note: #{r.label} skipped: #{r.message}" }
+      out.puts
+      out.puts table(result).to_console(indent: "   ")
+      s = result.subject
+      best = result.best_peer
+      if s && best
+        out.puts "   #{best.label} executes #{Format.ratio(best.instructions / s.instructions, nil)} the instructions " \
+                 "of Jetson.generate (> 1: Jetson executes fewer)"
+      end
+      result
+    end
+
+    def run_child(name, calls, script, dir)
+      prefix = File.join(dir, "cg.out")
+      log = File.join(dir, "valgrind.log")
+      command = ["valgrind", "--tool=callgrind", "--dump-before=#{MARKER}", "--callgrind-out-file=#{prefix}",
+                 RbConfig.ruby, script, "--callgrind-child=#{calls}", name]
+      stdout = IO.popen(command, err: log, &:read)
+      abort "valgrind failed for #{name.inspect}:\n#{File.readlines(log).last(20).join}" unless $?.success?
+      line = stdout.lines.reverse.find { |l| l.start_with?(MANIFEST_PREFIX) } ||
+             abort("the callgrind child printed no result for #{name.inspect}:\n#{stdout}")
+      manifest = JSON.parse(line.delete_prefix(MANIFEST_PREFIX))
+      check_dumps(prefix, manifest["dumps"])
+      warn "WARNING: the callgrind child ran with YJIT on (RUBYOPT?)" if manifest["yjit"]
+
+      empty = instructions(prefix, manifest["baseline"])
+      rows = manifest["contenders"].map do |c|
+        ir = c["dump"] && (instructions(prefix, c["dump"]) - empty).fdiv(calls)
+        Row.new(label: c["label"], role: c["role"], instructions: ir, check: c["check"], message: c["message"])
+      end
+      notes = ["reference output: #{manifest['output_bytes']} bytes"] + manifest["notes"]
+      CaseResult.new(name: name, rows: rows, notes: notes)
+    end
+
+    # One dump per marker call, or the file numbers mean nothing (the marker
+    # not seen by valgrind, or called by something else).
+    def check_dumps(prefix, expected)
+      found = Dir.glob("#{prefix}.*").size
+      return if found == expected
+
+      abort "callgrind wrote #{found} dump files, the child called #{MARKER} #{expected} times"
+    end
+
+    # The "summary:" (or "totals:") line of dump file number k: instructions
+    # executed since the previous dump.
+    def instructions(prefix, k)
+      line = File.foreach("#{prefix}.#{k}").find { |l| l.start_with?("summary:", "totals:") }
+      Integer(line.split[1])
+    end
+
+    def table(result)
+      best = result.best_peer
+      t = Table.new(["contender", "instructions/call", "best peer ÷ this"])
+      result.measured.each do |r|
+        mark = r == best ? " (best peer)" : ""
+        ratio = best ? Format.ratio(best.instructions / r.instructions, nil) : "-"
+        t << ["#{r.label}#{mark}", Format.count(r.instructions), ratio]
+      end
+      t
+    end
+
+    def write_markdown(path, results, facts, calls, command)
+      md = +"# Jetson generate benchmark: instructions per call (callgrind)\n\n"
+      md << "Command: `#{command}`\n\n"
+      facts.each { |k, v| md << "- **#{k}**: #{v}\n" }
+      md << "\nInstructions executed per call, counted by valgrind --tool=callgrind over #{calls} calls per " \
+            "contender after #{WARM_CALLS} warm-up calls, minus an empty loop of as many iterations (see " \
+            "bench/README.md). best peer ÷ this > 1: the contender executes fewer instructions than the best " \
+            "peer (json, JSON::Coder, Oj; the one with the fewest). Overwritten by each --callgrind run.\n\n"
+      results.each do |res|
+        md << "## #{res.name}\n\n"
+        md << table(res).to_markdown << "\n\n"
+        (res.notes + res.skipped.map { |r| "#{r.label} skipped: #{r.message}" }).each { |n| md << "- #{n}\n" }
+        md << "\n"
+      end
+      tmp = "#{path}.tmp"
+      File.write(tmp, md)
+      File.rename(tmp, path)
+      path
+    end
+  end
+end
