@@ -5,13 +5,15 @@ require "bigdecimal"
 require "date"
 require "stringio"
 require "timeout"
-require "objspace"
+require "support/no_growth"
 require_relative "support/subprocess"
 
 # Faults found by script/fuzz (each with the case that found it) and faults
 # an app meets: a hostile option, an io that fails half-way, an interrupt.
 class FaultsTest < Minitest::Test
   include JetsonSubprocess
+  include AssertNoGrowth
+
   # script/fuzz --seed 1 --case 255: buffer_initial_length: 2**40 made the
   # first heap buffer 1 TiB (NoMemoryError) where json writes the document.
   def test_a_huge_buffer_initial_length_is_only_a_hint
@@ -23,23 +25,6 @@ class FaultsTest < Minitest::Test
   end
 
   # ---- helpers -----------------------------------------------------------
-
-  # Runs the fault many times; afterwards the live objects must be where they
-  # were (a leaked Ruby object per run would show as hundreds).
-  def assert_no_growth(label, runs: 200)
-    3.times { yield }
-    GC.start
-    base = GC.stat(:heap_live_slots)
-    base_bytes = ObjectSpace.memsize_of_all
-    runs.times { yield }
-    GC.start
-    grown = GC.stat(:heap_live_slots) - base
-    assert_operator grown, :<, runs / 2, "#{label}: #{grown} more live objects after #{runs} runs"
-    # What live objects hold, their malloc'd memory included (a buffer left
-    # behind by each run would be kilobytes per run).
-    grown_bytes = ObjectSpace.memsize_of_all - base_bytes
-    assert_operator grown_bytes, :<, runs * 256, "#{label}: #{grown_bytes} more bytes held after #{runs} runs"
-  end
 
   def capture_error
     yield

@@ -194,10 +194,7 @@ module JetsonBench
         (res.notes + res.skipped.map { |r| "#{r.label} skipped: #{r.message}" }).each { |n| md << "- #{n}\n" }
         md << "\n"
       end
-      tmp = "#{path}.tmp"
-      File.write(tmp, md)
-      File.rename(tmp, path)
-      path
+      Report.write_file(path, md)
     end
   end
 end

@@ -148,10 +148,16 @@ module JetsonBench
         md << "Reference output: #{res.output_bytes} bytes.\n\n"
         md << detail(res).to_markdown << "\n\n"
       end
+      write_file(path, md)
+    end
+
+    # Written beside and renamed into place, so that an interrupted run never
+    # leaves half a results file.
+    def write_file(path, text)
       dir = File.dirname(path)
       Dir.mkdir(dir) unless File.directory?(dir)
       tmp = "#{path}.tmp"
-      File.write(tmp, md)
+      File.write(tmp, text)
       File.rename(tmp, path)
       path
     end

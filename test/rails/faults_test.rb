@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "timeout"
-require "objspace"
+require "support/no_growth"
 require "jetson/builder"
 require "active_support/core_ext/numeric/time"
 
@@ -13,6 +13,7 @@ require "active_support/core_ext/numeric/time"
 # this process; afterwards the encoder and the template go on, and nothing
 # is left behind.
 class RailsFaultsTest < Minitest::Test
+  include AssertNoGrowth
   STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
 
   def setup
@@ -24,20 +25,6 @@ class RailsFaultsTest < Minitest::Test
     Time.zone = @saved_zone
   end
 
-  def assert_no_growth(label, runs: 200)
-    3.times { yield }
-    GC.start
-    base = GC.stat(:heap_live_slots)
-    base_bytes = ObjectSpace.memsize_of_all
-    runs.times { yield }
-    GC.start
-    grown = GC.stat(:heap_live_slots) - base
-    assert_operator grown, :<, runs / 2, "#{label}: #{grown} more live objects after #{runs} runs"
-    # What live objects hold, their malloc'd memory included (a buffer left
-    # behind by each run would be kilobytes per run).
-    grown_bytes = ObjectSpace.memsize_of_all - base_bytes
-    assert_operator grown_bytes, :<, runs * 256, "#{label}: #{grown_bytes} more bytes held after #{runs} runs"
-  end
 
   def outcome
     [:ok, yield]
