@@ -17,7 +17,15 @@ require "support/views_diff"
 class ViewsFaultsTest < Minitest::Test
   include ViewsDiff
 
-  TEMPLATES = %w[nested_partials cached_collection cache_block partial_collection key_collection
+  # The threads' cached collection is one whose partial reads no counter:
+  # ActionView renders a cached collection's misses as a collection of
+  # their own, so post_counter and post_iteration count misses only, and
+  # which items miss depends on what other threads have written by then.
+  # A store's read_multi is not atomic against another thread's write_multi
+  # (MemoryStore reads key by key), so a render can see the last item as a
+  # hit and the others as misses, and number them 0 to 10 of 11, as the
+  # jbuilder gem does on the same cache contents.
+  TEMPLATES = %w[nested_partials cached_collection_no_counters cache_block partial_collection key_collection
                  merge_partial_results array_partial_enumerable mutating_collection reentrant_blocks].freeze
 
   def assigns
@@ -78,7 +86,7 @@ class ViewsFaultsTest < Minitest::Test
   def test_timeout_interrupts_a_render_and_the_views_go_on
     expected = expected_bodies
     big = big_assigns
-    %w[array_partial_enumerable cached_collection nested_partials].each do |name|
+    %w[array_partial_enumerable cached_collection_no_counters nested_partials].each do |name|
       Rails.cache.clear
       assert_raises(Timeout::Error, name) { Timeout.timeout(0.01) { render(name, big) } }
       # The cache holds what was written before the interrupt; a miss and
