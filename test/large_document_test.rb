@@ -67,6 +67,31 @@ class LargeDocumentTest < Minitest::Test
     end
   end
 
+  # A long Array that outgrows the buffer part-way is given room for the
+  # rest at its elements' average length so far, in one step. Elements that
+  # then come longer or shorter than that average are still written whole,
+  # and the result keeps no more than 4 KiB or 1/16 of its length unused.
+  def test_long_arrays_whose_elements_change_length_part_way
+    require "objspace"
+    long = "x" * 300
+    docs = {
+      "integers" => (1_000_000..1_001_000).to_a,
+      "short then long" => Array.new(200) { |i| i } + Array.new(200) { |i| "#{long}#{i}" },
+      "long then short" => Array.new(50) { |i| "#{long}#{i}" } + Array.new(5000) { |i| i },
+      "integers then containers" => Array.new(300) { |i| i * 7 } + Array.new(300) { |i| { "k" => [i, long] } },
+      "negative and bignum" => Array.new(2000) { |i| i.odd? ? -((2**62) + i) : (2**64) + i },
+      "names then integers" => Array.new(100) { |i| "name#{i}" } + Array.new(100_000) { |i| i - 50_000 }
+    }
+    docs.each do |name, doc|
+      [{}, { buffer_initial_length: 100 }, { buffer_initial_length: 2**40 }].each do |opts|
+        result = Jetson.generate(doc, opts)
+        assert_equal JSON.generate(doc, opts), result, "#{name} #{opts}"
+        unused = ObjectSpace.memsize_of(result) - result.bytesize
+        assert_operator unused, :<=, [4096, result.bytesize / 16].max + 64, "#{name} #{opts}: capacity"
+      end
+    end
+  end
+
   def test_the_same_large_document_twice_gives_two_strings
     doc = doc_of(3 * MIB, "twice")
     first = Jetson.generate(doc)

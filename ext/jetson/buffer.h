@@ -61,6 +61,9 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
 }
 
 void jt_buffer_grow(jt_buffer *b, size_t need);
+/* Room for `more` bytes the document is expected to need, in one step
+ * rather than doublings; a no-op when streaming or when it fits. */
+void jt_buffer_expect(jt_buffer *b, size_t more);
 void jt_buffer_send_chunk(jt_buffer *b);
 /* Streaming: writes the pending bytes to the io (Ruby code) as a new String. */
 void jt_buffer_flush(jt_buffer *b);

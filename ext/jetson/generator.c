@@ -754,7 +754,9 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
     jt_buffer *b = g->buf;
     /* ',' and the longest Integer, or ',' and a quoted 32-byte name */
     const size_t room = JT_LONG_MAX_CHARS + 1 > 35 ? JT_LONG_MAX_CHARS + 1 : 35;
+    const long integer_room = JT_LONG_MAX_CHARS + 1;
     const int mode = g->escape_mode;
+    const size_t array_start = b->len;
     long i = 0;
     /* The length is re-read after every element the loop leaves to
      * gen_element: a to_json may shrink or grow the Array. */
@@ -772,10 +774,17 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             if (RB_FIXNUM_P(obj)) {
                 p = jt_write_long_at(p + (i > 0), FIX2LONG(obj));
                 /* A run of Integers: nothing but the separator and the
-                 * digits per element (no first-element test, no dispatch). */
-                while (i + 1 < n && p < limit && RB_FIXNUM_P(elements[i + 1])) {
-                    *p = ',';
-                    p = jt_write_long_at(p + 1, FIX2LONG(elements[++i]));
+                 * digits per element, in batches of as many as surely fit
+                 * (no room test, no first-element test, no dispatch). */
+                long fit;
+                while (i + 1 < n && (fit = (limit - p) / integer_room) > 0) {
+                    const long batch_end = n - (i + 1) < fit ? n : i + 1 + fit;
+                    while (i + 1 < batch_end && RB_FIXNUM_P(obj = elements[i + 1])) {
+                        *p = ',';
+                        p = jt_write_long_at(p + 1, FIX2LONG(obj));
+                        i++;
+                    }
+                    if (i + 1 < batch_end) break; /* not an Integer */
                 }
                 continue;
             }
@@ -789,6 +798,14 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
         /* Read before pushing: growing the buffer may run the GC, which may
          * move the elements (transient heap). */
         VALUE obj = elements[i];
+        if (p >= limit && i >= 16 && NIL_P(b->io)) {
+            /* Out of room part-way through a long Array: room for the rest
+             * at its elements' average length so far, in one step, rather
+             * than the doublings that copy everything written each time. */
+            const size_t average = (b->len - array_start) / (size_t)i + 1;
+            const size_t rest = (size_t)(n - i);
+            if (rest <= SIZE_MAX / 2 / average) jt_buffer_expect(b, rest * average + rest * average / 16 + room);
+        }
         if (i > 0) jt_buffer_push(b, ',');
         gen_element(g, obj);
         i++;
