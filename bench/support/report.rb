@@ -37,7 +37,10 @@ module JetsonBench
       rev = `git -C #{root} rev-parse --short HEAD 2>/dev/null`.strip
       return "no commit yet" if rev.empty?
 
-      dirty = `git -C #{root} status --porcelain 2>/dev/null`.strip.empty? ? "" : " (+ uncommitted changes)"
+      # The results files themselves do not count: a run rewrites them, and
+      # the runs after it would all say "+ uncommitted changes".
+      status = `git -C #{root} status --porcelain -- . ':!bench/results' 2>/dev/null`
+      dirty = status.strip.empty? ? "" : " (+ uncommitted changes)"
       "#{rev}#{dirty}"
     rescue SystemCallError
       "unknown"

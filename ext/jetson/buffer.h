@@ -33,6 +33,9 @@ typedef struct jt_buffer {
  * up to the rest of a chunk then fit without growing the buffer. */
 #define JT_IO_FLUSH_AT (JT_IO_CHUNK_SIZE / 4 * 3)
 #define JT_COPY_OUT_SIZE (1024 * 1024) /* see jt_buffer_finish */
+/* glibc's default M_MMAP_THRESHOLD: a request this large may be a mapping
+ * of its own (see jt_buffer_finish). */
+#define JT_MMAP_SIZE (128 * 1024)
 /* The largest first heap buffer_initial_length can ask for (see jt_buffer_grow). */
 #define JT_INITIAL_HEAP_MAX ((size_t)64 * 1024 * 1024)
 
