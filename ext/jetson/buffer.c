@@ -156,15 +156,19 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
     b->capa = capa;
 }
 
+/* The size of the first heap buffer: buffer_initial_length, a hint that
+ * past JT_INITIAL_HEAP_MAX would reserve memory no document asked for (2**40
+ * is a NoMemoryError where json writes the document). */
+static size_t first_heap_capa(const jt_buffer *b)
+{
+    return b->spill_capa < JT_INITIAL_HEAP_MAX ? b->spill_capa : JT_INITIAL_HEAP_MAX;
+}
+
 JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
 {
     if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
     size_t required = b->len + need;
-    size_t capa = b->heap ? b->capa : b->spill_capa;
-    /* buffer_initial_length is a hint: past JT_INITIAL_HEAP_MAX it would
-     * reserve memory no document asked for (2**40 is a NoMemoryError where
-     * json writes the document). */
-    if (!b->heap && capa > JT_INITIAL_HEAP_MAX) capa = JT_INITIAL_HEAP_MAX;
+    size_t capa = b->heap ? b->capa : first_heap_capa(b);
     if (capa < b->capa) capa = b->capa;
     while (capa < required) {
         capa = capa > (size_t)LONG_MAX / 2 ? required : capa * 2;
@@ -177,8 +181,7 @@ void jt_buffer_expect(jt_buffer *b, size_t more)
     /* Past JT_INITIAL_HEAP_MAX, an estimate is left to the doublings. */
     if (b->io != Qnil || b->len > JT_INITIAL_HEAP_MAX || more > JT_INITIAL_HEAP_MAX - b->len) return;
     size_t capa = b->len + more;
-    /* buffer_initial_length as jt_buffer_grow reads it. */
-    if (!b->heap && capa < b->spill_capa) capa = b->spill_capa < JT_INITIAL_HEAP_MAX ? b->spill_capa : JT_INITIAL_HEAP_MAX;
+    if (!b->heap && capa < first_heap_capa(b)) capa = first_heap_capa(b);
     if (capa > b->capa) jt_buffer_spill(b, capa);
 }
 
@@ -206,40 +209,37 @@ VALUE jt_buffer_finish(jt_buffer *b)
     if (!b->heap) {
         return utf8_str_new(b->ptr, b->len);
     }
-    VALUE result;
     if (b->recycle && b->len >= JT_COPY_OUT_SIZE) remember_large_size(b->len);
-    if (b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized)) {
-        /* A result this large that had to grow would leave its growth
-         * buffer's pages to the GC, and the next call would fault in fresh
-         * ones (measured: twice the time of the copy on 5 MB). The copy is
-         * exact-size, and the working memory stays warm: kept as the spare
-         * or back to malloc. A sized buffer (see above) is the result. */
-        result = utf8_str_new(b->ptr, b->len);
-        release_heap(b);
-        return result;
-    }
-    result = b->heap;
     /* An unused tail past 4 KiB and 1/16 of the length is not kept: what
      * the result holds counts toward the GC's malloc limit (twitter.json
      * kept 57 KB, 12%, and collected 15 times per 1,000 calls where json,
-     * with exact-size results, collects 13). A small buffer shrinks in
-     * place. A buffer of JT_MMAP_SIZE or more is copied out exact-size and
-     * freed at once, at its full size, as json's buffer is: glibc maps
-     * fresh memory for any request larger than the largest mapping freed
-     * so far, so a buffer shrunk in place, freed later by the GC at the
-     * shrunk size, left the next call's growth to the same power of two a
-     * fresh mapping each time (measured on twitter.json in a long loop: 97
-     * page faults per call, collections 8 times longer, 0.85x json). Past
-     * 1 MiB the result is sized from the last one (see above), and copying
-     * the slack case out cost canada.json 10% (1.49x json against 1.66x):
-     * it still shrinks in place. */
+     * with exact-size results, collects 13). */
     const size_t unused = b->capa - b->len;
-    if (unused > 4096 && unused > b->len / 16 && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE) {
-        result = utf8_str_new(b->ptr, b->len);
+    const bool slack = unused > 4096 && unused > b->len / 16;
+    /* Copied out exact-size, with the working memory freed at once or kept:
+     * - A result this large that had to grow would leave its growth
+     *   buffer's pages to the GC, and the next call would fault in fresh
+     *   ones (measured: twice the time of the copy on 5 MB); the working
+     *   memory stays warm, kept as the spare or back to malloc. A sized
+     *   buffer (see above) is the result.
+     * - A buffer of JT_MMAP_SIZE or more with slack, below 1 MiB, is freed
+     *   at its full size, as json's buffer is: glibc maps fresh memory for
+     *   any request larger than the largest mapping freed so far, so such a
+     *   buffer shrunk in place, freed later by the GC at the shrunk size,
+     *   left the next call's growth to the same power of two a fresh mapping
+     *   each time (measured on twitter.json in a long loop: 97 page faults
+     *   per call, collections 8 times longer, 0.85x json). Past 1 MiB the
+     *   result is sized from the last one, and copying the slack case out
+     *   cost canada.json 10% (1.49x json against 1.66x): it shrinks in
+     *   place. */
+    if (b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
+        (slack && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
+        VALUE result = utf8_str_new(b->ptr, b->len);
         release_heap(b);
         return result;
     }
-    if (unused > 4096 && unused > b->len / 16) {
+    VALUE result = b->heap;
+    if (slack) {
         rb_str_resize(result, (long)b->len);
     } else {
         rb_str_set_len(result, (long)b->len);

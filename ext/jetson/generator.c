@@ -752,9 +752,9 @@ JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
 static void gen_elements_compact(jt_gen *g, VALUE ary)
 {
     jt_buffer *b = g->buf;
-    /* ',' and the longest Integer, or ',' and a quoted 32-byte name */
-    const size_t room = JT_LONG_MAX_CHARS + 1 > 35 ? JT_LONG_MAX_CHARS + 1 : 35;
+    /* ',' and the longest Integer; room: that, or ',' and a quoted 32-byte name */
     const long integer_room = JT_LONG_MAX_CHARS + 1;
+    const size_t room = integer_room > 35 ? (size_t)integer_room : 35;
     const int mode = g->escape_mode;
     const size_t array_start = b->len;
     long i = 0;

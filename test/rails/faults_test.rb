@@ -25,7 +25,6 @@ class RailsFaultsTest < Minitest::Test
     Time.zone = @saved_zone
   end
 
-
   def outcome
     [:ok, yield]
   rescue StandardError => e
