@@ -21,12 +21,14 @@
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
-    ID ivar_attributes, ivar_values, ivar_types, ivar_casted_values, ivar_value, ivar_primary_key;
-    ID attribute_set_classes, stock_attribute_class_p, attribute_reader, native_attribute_names_p;
-    VALUE sym_generated, sym_primary_key;
+    ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
+        ivar_primary_key;
+    ID attribute_set_classes, stock_attribute_class_p, record_plan_for, descriptor;
+    VALUE mRecordPlan;
 } h;
 
-enum reader_kind { READER_RUBY = 0, READER_GENERATED, READER_PRIMARY_KEY };
+enum reader_kind { READER_RUBY = 0, READER_GENERATED = 1, READER_PRIMARY_KEY = 2 };
+enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_SIZE };
 
 /* Hash lookups below must not run Ruby code (a key's #hash or #eql?):
  * only plain Hashes of plain Strings are read. */
@@ -71,49 +73,34 @@ static int attribute_state(jt_attribute_access *a, VALUE attribute)
     return stock ? 1 : -1;
 }
 
-/* What Jetson::Rails says of klass and name (name nil: of klass's
- * attribute_names), asked once per call. */
-static enum reader_kind reader_kind(jt_attribute_access *a, VALUE klass, VALUE name)
+/* The model plan of klass (RecordPlan.for), asked once per class and call;
+ * Qnil: its records are read through Ruby. */
+static VALUE plan_of(jt_attribute_access *a, VALUE klass)
 {
-    for (int i = 0; i < a->reader_count; i++) {
-        if (a->readers[i].klass != klass) continue;
-        VALUE known = a->readers[i].name;
-        if (known == name || (!NIL_P(known) && !NIL_P(name) && jt_same_string(known, name))) {
-            return (enum reader_kind)a->readers[i].kind;
-        }
+    for (int i = 0; i < a->plan_count; i++) {
+        if (a->plans[i].klass == klass) return a->plans[i].plan;
     }
-    enum reader_kind kind;
-    if (NIL_P(name)) {
-        kind = RTEST(rb_funcall(a->helper, h.native_attribute_names_p, 1, klass)) ? READER_GENERATED : READER_RUBY;
-    } else {
-        VALUE answer = rb_funcall(a->helper, h.attribute_reader, 2, klass, name);
-        kind = answer == h.sym_generated ? READER_GENERATED : answer == h.sym_primary_key ? READER_PRIMARY_KEY : READER_RUBY;
+    VALUE plan = rb_funcall(h.mRecordPlan, h.record_plan_for, 1, klass);
+    if (!RB_TYPE_P(plan, T_ARRAY) || RARRAY_LEN(plan) != PLAN_SIZE || !plain_hash(RARRAY_AREF(plan, PLAN_READERS)) ||
+        !plain_hash(RARRAY_AREF(plan, PLAN_CASTS))) {
+        plan = Qnil;
     }
-    if (a->reader_count < JT_ATTRIBUTE_READERS) {
-        a->readers[a->reader_count].klass = klass;
-        /* Kept alive by this struct being on the C stack; a copy if the
-         * caller could still change it. */
-        a->readers[a->reader_count].name = NIL_P(name) || OBJ_FROZEN(name) ? name : rb_str_new_frozen(name);
-        a->readers[a->reader_count].kind = (unsigned char)kind;
-        a->reader_count++;
+    if (a->plan_count < JT_ATTRIBUTE_CLASSES) {
+        /* Kept alive by this struct being on the C stack. */
+        a->plans[a->plan_count].klass = klass;
+        a->plans[a->plan_count].plan = plan;
+        a->plan_count++;
     }
-    return kind;
+    return plan;
 }
 
-/* A class's attribute layout met in this call: the key objects of its rows'
- * values (rows of one query share them) and its types, all of whose keys are
- * among them. A record with the same key objects needs no check of types. */
-static struct jt_attribute_layout *find_layout(jt_attribute_access *a, VALUE klass, VALUE types,
-                                               const jt_attribute_row *row)
+VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
 {
-    for (int i = 0; i < a->layout_count; i++) {
-        struct jt_attribute_layout *l = &a->layouts[i];
-        if (l->klass == klass && l->types == types && l->types_size == RHASH_SIZE(types) && l->count == row->count &&
-            memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
-            return l;
-        }
-    }
-    return NULL;
+    if (!access_usable(a)) return Qnil;
+    VALUE plan = plan_of(a, klass);
+    if (NIL_P(plan)) return Qnil; /* Jetson::Rails.stock?(klass, :record) refused such classes */
+    VALUE sti = RARRAY_AREF(plan, PLAN_STI);
+    return plain_string(sti) ? sti : Qnil;
 }
 
 struct types_check {
@@ -131,22 +118,56 @@ static int type_in_values_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
-/* Whether every key of types is one of values' (so the union of their keys
- * is values' keys); remembered for the next record of this layout. */
-static bool types_within_values(jt_attribute_access *a, VALUE klass, VALUE types, VALUE values,
-                                const jt_attribute_row *row)
+/* The layout of the row (its values' key objects, in order), found among
+ * those met in this call or worked out: NULL when the row's attributes are
+ * not values' keys alone (a name of types' that values lacks is initialized
+ * or not by the model's defaults: left to Ruby). */
+static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALUE klass, VALUE plan, VALUE types,
+                                                    VALUE values, VALUE additional, const jt_attribute_row *row)
 {
-    if (find_layout(a, klass, types, row)) return true;
+    for (int i = 0; i < a->layout_count; i++) {
+        struct jt_attribute_layout *l = &a->layouts[i];
+        if (l->klass == klass && l->types == types && l->additional == additional && l->plan == plan &&
+            l->types_size == RHASH_SIZE(types) && l->additional_size == RHASH_SIZE(additional) &&
+            l->count == row->count && memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
+            return l;
+        }
+    }
     struct types_check check = {.values = values, .within = true};
     rb_hash_foreach(types, type_in_values_i, (VALUE)&check);
-    if (!check.within) return false;
-    struct jt_attribute_layout *l = &a->layouts[a->layout_count < JT_ATTRIBUTE_LAYOUTS ? a->layout_count++ : 0];
+    if (!check.within) return NULL;
+    if (!a->layouts) {
+        /* A GC-marked buffer (imemo tmpbuf): the layouts hold VALUEs. */
+        a->layouts = rb_alloc_tmp_buffer(&a->layouts_holder, sizeof(struct jt_attribute_layout) * JT_ATTRIBUTE_LAYOUTS);
+    }
+    int slot = a->layout_count < JT_ATTRIBUTE_LAYOUTS ? a->layout_count++ : JT_ATTRIBUTE_LAYOUTS - 1;
+    struct jt_attribute_layout *l = &a->layouts[slot];
     l->klass = klass;
     l->types = types;
+    l->additional = additional;
+    l->plan = plan;
     l->types_size = RHASH_SIZE(types);
+    l->additional_size = RHASH_SIZE(additional);
+    l->count = 0; /* not found by a lookup until complete */
+    VALUE readers = RARRAY_AREF(plan, PLAN_READERS), casts = RARRAY_AREF(plan, PLAN_CASTS);
+    for (long i = 0; i < row->count; i++) {
+        VALUE name = row->names[i];
+        l->names[i] = name;
+        VALUE reader = rb_hash_lookup2(readers, name, Qnil);
+        l->readers[i] = FIXNUM_P(reader) ? (unsigned char)FIX2LONG(reader) : READER_RUBY;
+        /* LazyAttributeSet's additional_types.fetch(name, types[name]) */
+        VALUE descriptor = Qnil;
+        VALUE extra_type = RHASH_SIZE(additional) ? rb_hash_lookup2(additional, name, Qundef) : Qundef;
+        if (extra_type != Qundef) {
+            descriptor = rb_funcall(h.mRecordPlan, h.descriptor, 1, extra_type);
+        } else {
+            descriptor = rb_hash_lookup2(casts, name, Qnil);
+        }
+        l->descriptors[i] = descriptor;
+        jt_db_cast_read(descriptor, &l->casts[i]);
+    }
     l->count = row->count;
-    memcpy(l->names, row->names, sizeof(VALUE) * (size_t)row->count);
-    return true;
+    return l;
 }
 
 struct row_fill {
@@ -165,6 +186,8 @@ static int value_key_i(VALUE key, VALUE value, VALUE data)
     }
     row->names[row->count] = key;
     row->attributes[row->count] = Qundef;
+    row->raws[row->count] = value;
+    row->columns[row->count] = (unsigned char)row->count;
     row->count++;
     return ST_CONTINUE;
 }
@@ -214,22 +237,32 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
 {
     if (!access_usable(a)) return false;
     VALUE klass = CLASS_OF(record);
-    if (reader_kind(a, klass, Qnil) == READER_RUBY) return false;
+    VALUE plan = plan_of(a, klass);
+    if (NIL_P(plan)) return false;
     VALUE set = readable_set(a, record);
     if (set == Qundef) return false;
     VALUE values = rb_attr_get(set, h.ivar_values);
     VALUE types = rb_attr_get(set, h.ivar_types);
     VALUE attributes = rb_attr_get(set, h.ivar_attributes);
-    if (!plain_hash(values) || !plain_hash(types) || !plain_hash(attributes)) return false;
+    VALUE additional = rb_attr_get(set, h.ivar_additional_types);
+    VALUE casted = rb_attr_get(set, h.ivar_casted_values);
+    if (!plain_hash(values) || !plain_hash(types) || !plain_hash(attributes) || !plain_hash(additional) ||
+        !plain_hash(casted)) {
+        return false;
+    }
+    /* Planned for these types: a record loaded before a schema reload is read through Ruby. */
+    if (types != RARRAY_AREF(plan, PLAN_TYPES)) return false;
 
     /* (values.keys | types.keys | @attributes.keys): values' keys, when
-     * types' and @attributes' are among them. Otherwise a name would be
-     * initialized or not by the class's default attribute: left to Ruby. */
+     * types' and @attributes' are among them (see row_layout). */
     row->set = set;
     row->count = 0;
+    row->casted = RHASH_SIZE(casted) ? casted : Qnil;
     struct row_fill fill = {.row = row, .hint = 0, .unreadable = false};
     rb_hash_foreach(values, value_key_i, (VALUE)&fill);
-    if (fill.unreadable || !types_within_values(a, klass, types, values, row)) return false;
+    if (fill.unreadable) return false;
+    row->layout = row_layout(a, klass, plan, types, values, additional, row);
+    if (!row->layout) return false;
     if (RHASH_SIZE(attributes) == 0) return true;
     rb_hash_foreach(attributes, attribute_key_i, (VALUE)&fill);
     if (fill.unreadable) return false;
@@ -243,6 +276,8 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
         if (state) {
             row->names[kept] = row->names[i];
             row->attributes[kept] = row->attributes[i];
+            row->raws[kept] = row->raws[i];
+            row->columns[kept] = row->columns[i];
             kept++;
         }
     }
@@ -250,42 +285,67 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     RB_GC_GUARD(values);
     RB_GC_GUARD(types);
     RB_GC_GUARD(attributes);
+    RB_GC_GUARD(additional);
     return true;
 }
 
-/* LazyAttributeSet#fetch_value without its blocks: the attribute's @value
- * once cast, else the value cast earlier into @casted_values. */
-static VALUE cast_value(jt_attribute_access *a, VALUE set, VALUE attribute, VALUE name)
+/* An Attribute's @value once cast (Attribute#value without its block), or
+ * Qundef when it still has to be cast. */
+static VALUE attribute_value(jt_attribute_access *a, VALUE attribute)
 {
-    if (attribute != Qundef) {
-        if (attribute_state(a, attribute) != 1) return Qundef;
-        VALUE value = rb_attr_get(attribute, h.ivar_value);
-        return !NIL_P(value) || rb_ivar_defined(attribute, h.ivar_value) ? value : Qundef;
-    }
-    VALUE casted = rb_attr_get(set, h.ivar_casted_values);
-    return plain_hash(casted) ? rb_hash_lookup2(casted, name, Qundef) : Qundef;
+    if (attribute_state(a, attribute) != 1) return Qundef;
+    VALUE value = rb_attr_get(attribute, h.ivar_value);
+    return !NIL_P(value) || rb_ivar_defined(attribute, h.ivar_value) ? value : Qundef;
 }
 
-VALUE jt_attribute_value(jt_attribute_access *a, VALUE record, const jt_attribute_row *row, long i, bool fresh)
+enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE record, const jt_attribute_row *row,
+                                             long i, bool fresh, VALUE *value, const jt_db_cast **cast)
 {
+    const struct jt_attribute_layout *l = row->layout;
+    int column = row->columns[i];
+    enum reader_kind kind = (enum reader_kind)l->readers[column];
+    if (kind == READER_RUBY) return JT_ATTRIBUTE_READER;
     VALUE name = row->names[i];
-    enum reader_kind kind = reader_kind(a, CLASS_OF(record), name);
-    if (kind == READER_RUBY) return Qundef;
     if (kind == READER_PRIMARY_KEY) {
         /* id reads @primary_key, the class's primary key when the record was built. */
         VALUE key = rb_attr_get(record, h.ivar_primary_key);
-        if (key != name && (!plain_string(key) || !jt_same_string(key, name))) return Qundef;
+        if (key != name && (!plain_string(key) || !jt_same_string(key, name))) return JT_ATTRIBUTE_READER;
     }
-    if (fresh) return cast_value(a, row->set, row->attributes[i], name);
-    /* Ruby code ran since the row was read (an earlier reader, an as_json):
-     * look again. */
-    VALUE set = readable_set(a, record);
-    if (set == Qundef) return Qundef;
-    VALUE attributes = rb_attr_get(set, h.ivar_attributes);
-    if (!plain_hash(attributes)) return Qundef;
-    VALUE attribute = rb_hash_lookup2(attributes, name, Qundef);
-    if (attribute != Qundef && !RTEST(attribute)) return Qundef;
-    return cast_value(a, set, attribute, name);
+    VALUE attribute = row->attributes[i], casted = row->casted, raw = row->raws[i];
+    if (!fresh) {
+        /* Ruby code ran since the row was read (an earlier reader, an
+         * as_json): look again, in the same set. */
+        VALUE set = readable_set(a, record);
+        if (set != row->set) return JT_ATTRIBUTE_READER;
+        VALUE attributes = rb_attr_get(set, h.ivar_attributes);
+        VALUE values = rb_attr_get(set, h.ivar_values);
+        casted = rb_attr_get(set, h.ivar_casted_values);
+        if (!plain_hash(attributes) || !plain_hash(values) || !plain_hash(casted)) return JT_ATTRIBUTE_READER;
+        attribute = rb_hash_lookup2(attributes, name, Qundef);
+        if (attribute != Qundef && !RTEST(attribute)) return JT_ATTRIBUTE_READER;
+        raw = rb_hash_lookup2(values, name, Qundef);
+    }
+    /* LazyAttributeSet#fetch_value: the attribute, else the value cast
+     * earlier, else the raw value cast now. */
+    if (attribute != Qundef) {
+        *value = attribute_value(a, attribute);
+        return *value == Qundef ? JT_ATTRIBUTE_READER : JT_ATTRIBUTE_VALUE;
+    }
+    if (!NIL_P(casted) && RHASH_SIZE(casted)) {
+        *value = rb_hash_lookup2(casted, name, Qundef);
+        if (*value != Qundef) return JT_ATTRIBUTE_VALUE;
+    }
+    if (raw == Qundef || l->casts[column].kind == JT_CAST_NONE) return JT_ATTRIBUTE_READER;
+    *value = raw;
+    *cast = &l->casts[column];
+    return JT_ATTRIBUTE_RAW;
+}
+
+void jt_attribute_access_finish(jt_attribute_access *a)
+{
+    if (a->layouts_holder) rb_free_tmp_buffer(&a->layouts_holder);
+    a->layouts = NULL;
+    a->layouts_holder = 0;
 }
 
 void jt_init_attribute_set(void)
@@ -293,13 +353,15 @@ void jt_init_attribute_set(void)
     h.ivar_attributes = rb_intern("@attributes");
     h.ivar_values = rb_intern("@values");
     h.ivar_types = rb_intern("@types");
+    h.ivar_additional_types = rb_intern("@additional_types");
     h.ivar_casted_values = rb_intern("@casted_values");
     h.ivar_value = rb_intern("@value");
     h.ivar_primary_key = rb_intern("@primary_key");
     h.attribute_set_classes = rb_intern("attribute_set_classes");
     h.stock_attribute_class_p = rb_intern("stock_attribute_class?");
-    h.attribute_reader = rb_intern("attribute_reader");
-    h.native_attribute_names_p = rb_intern("native_attribute_names?");
-    h.sym_generated = ID2SYM(rb_intern("generated"));
-    h.sym_primary_key = ID2SYM(rb_intern("primary_key"));
+    h.record_plan_for = rb_intern("for");
+    h.descriptor = rb_intern("descriptor");
+    VALUE mRails = rb_define_module_under(jt.mJetson, "Rails");
+    h.mRecordPlan = rb_define_module_under(mRails, "RecordPlan");
+    rb_gc_register_mark_object(h.mRecordPlan);
 }

@@ -2,34 +2,47 @@
 #define JETSON_ATTRIBUTE_SET_H
 
 #include "jetson.h"
+#include "db_cast.h"
 
 /* Reading an ActiveRecord record's attributes from ActiveModel's attribute
  * set (the LazyAttributeSet a record loaded from the database holds) instead
- * of through attribute_names and one reader call per attribute. Only where
- * every method that would have run is ActiveModel's or ActiveRecord's own
- * (asked of Jetson::Rails once per call, class or name); anything else is
+ * of through attribute_names and one reader call per attribute. Only under
+ * the record's model plan (Jetson::Rails::RecordPlan: which readers are
+ * ActiveRecord's, for which attribute types) and where every method that
+ * would have run is ActiveModel's or ActiveRecord's own; anything else is
  * answered "ask Ruby". Per-call state, on the generator's stack. */
 
 #define JT_ATTRIBUTE_NAMES_MAX 64
-#define JT_ATTRIBUTE_READERS 32
 #define JT_ATTRIBUTE_CLASSES 8
-#define JT_ATTRIBUTE_LAYOUTS 4
+#define JT_ATTRIBUTE_LAYOUTS 8
 
-/* A record's attribute names, as attribute_names gives them, and their
- * Attribute objects (Qundef: none yet, the value is cast on first read). */
+/* The rows of one query share a layout: their model, its attribute types,
+ * the query's extra types and the key objects of their values. Worked out
+ * once per call: each column's reader (from the plan) and cast (from its
+ * type's descriptor). */
+struct jt_attribute_layout {
+    VALUE klass, types, additional, plan;
+    size_t types_size, additional_size;
+    long count;
+    VALUE names[JT_ATTRIBUTE_NAMES_MAX];
+    unsigned char readers[JT_ATTRIBUTE_NAMES_MAX]; /* RecordPlan's READER_*, 0: Ruby's */
+    VALUE descriptors[JT_ATTRIBUTE_NAMES_MAX];     /* keep each cast's labels alive */
+    jt_db_cast casts[JT_ATTRIBUTE_NAMES_MAX];
+};
+
+/* A record's attribute names, as attribute_names gives them, with their
+ * Attribute objects (Qundef: none yet) and their values as the database
+ * handed them over (Qundef: none). */
 typedef struct jt_attribute_row {
     VALUE set;
+    const struct jt_attribute_layout *layout;
+    VALUE casted; /* @casted_values when it holds anything, else Qnil */
     long count;
     VALUE names[JT_ATTRIBUTE_NAMES_MAX];
     VALUE attributes[JT_ATTRIBUTE_NAMES_MAX];
+    VALUE raws[JT_ATTRIBUTE_NAMES_MAX];
+    unsigned char columns[JT_ATTRIBUTE_NAMES_MAX]; /* each name's column in the layout */
 } jt_attribute_row;
-
-struct jt_attribute_layout {
-    VALUE klass, types;
-    size_t types_size;
-    long count;
-    VALUE names[JT_ATTRIBUTE_NAMES_MAX];
-};
 
 typedef struct jt_attribute_access {
     VALUE helper;       /* Jetson::Rails */
@@ -41,16 +54,17 @@ typedef struct jt_attribute_access {
         bool stock;
     } attribute_classes[JT_ATTRIBUTE_CLASSES];
     int attribute_class_count;
-    /* (record class, attribute name): whether send(name) is ActiveRecord's
-     * generated reader of that attribute (or its id); name nil: whether the
-     * class's attribute_names is ActiveRecord's. */
+    /* Model plans met (RecordPlan.for), Qnil for a class read through Ruby. */
     struct {
-        VALUE klass, name;
-        unsigned char kind;
-    } readers[JT_ATTRIBUTE_READERS];
-    int reader_count;
-    struct jt_attribute_layout layouts[JT_ATTRIBUTE_LAYOUTS]; /* see find_layout */
+        VALUE klass, plan;
+    } plans[JT_ATTRIBUTE_CLASSES];
+    int plan_count;
+    /* JT_ATTRIBUTE_LAYOUTS of them, allocated with the first record (ALLOCV:
+     * freed at the end of the call, or by the GC if it raises). */
+    struct jt_attribute_layout *layouts;
+    VALUE layouts_holder;
     int layout_count;
+    jt_db_context db;
 } jt_attribute_access;
 
 JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
@@ -58,9 +72,14 @@ JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
     a->helper = helper;
     a->usable = -1;
     a->attribute_class_count = 0;
-    a->reader_count = 0;
+    a->plan_count = 0;
+    a->layouts = NULL;
+    a->layouts_holder = 0;
     a->layout_count = 0;
+    jt_db_context_init(&a->db);
 }
+
+void jt_attribute_access_finish(jt_attribute_access *a);
 
 /* record.attribute_names (ActiveRecord's, over a LazyAttributeSet) into
  * row; false when Ruby has to answer. Runs no Ruby code unless it asks
@@ -68,10 +87,18 @@ JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
  * row's VALUEs live on the caller's stack. */
 bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *row);
 
-/* record.send(row->names[i]), when that is ActiveRecord's generated reader
- * and the value was cast already; Qundef: call the reader. fresh: no Ruby
- * code has run since jt_attribute_names filled row. */
-VALUE jt_attribute_value(jt_attribute_access *a, VALUE record, const jt_attribute_row *row, long i, bool fresh);
+/* The inheritance column single-table inheritance leaves out of
+ * serializable_hash (a String), Qnil without it, or Qundef when the class
+ * has it and no plan says which (Ruby then serializes). */
+VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass);
+
+/* Where record.send(row->names[i]) comes from, when it is ActiveRecord's
+ * reader: a value cast already (*value), a raw value and its cast (*value,
+ * *cast), or the reader itself. fresh: no Ruby code has run since
+ * jt_attribute_names filled row. */
+enum jt_attribute_source { JT_ATTRIBUTE_READER, JT_ATTRIBUTE_VALUE, JT_ATTRIBUTE_RAW };
+enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE record, const jt_attribute_row *row,
+                                             long i, bool fresh, VALUE *value, const jt_db_cast **cast);
 
 void jt_init_attribute_set(void);
 

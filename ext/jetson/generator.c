@@ -1188,6 +1188,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     } else {
         jt_gen_value(&g, obj);
     }
+    if (rails) jt_attribute_access_finish(&attribute_access);
     if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);

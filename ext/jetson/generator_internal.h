@@ -4,13 +4,16 @@
 /* What generator.c (the walk and json mode) and rails_walk.c (Rails mode)
  * share: the per-call context and the writers each calls in the other. */
 
-#include <setjmp.h>
+/* Ruby's headers first: its config sets the feature macros (struct
+ * timespec, for db_cast.c) before any system header is read. */
 #include "generator.h"
+#include <setjmp.h>
 #include "buffer.h"
 #include "escape.h"
 #include "numbers.h"
 #include "rails.h"
 #include "attribute_set.h"
+#include "db_cast.h"
 #include "symbol_names.h"
 
 #define JT_PROFILE_CACHE 8
@@ -197,5 +200,20 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash);
 bool jt_rails_container_prologue(jt_gen *g, VALUE *container, enum jt_rails_kind kind);
 void jt_rails_float(jt_gen *g, VALUE obj);
 void jt_rails_object(jt_gen *g, VALUE obj);
+struct jt_class_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch);
+VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj);
+/* Walks value in the given pass (see as_json_options), then returns to the
+ * current one. */
+void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options);
+
+/* record.c: ActiveRecord records and relations */
+/* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a
+ * root key when asked (false: left to Ruby). The Hash comes from the model's
+ * own serializable_hash, or is written natively for ActiveRecord records. */
+bool jt_record_model(jt_gen *g, VALUE model, const struct jt_class_profile *p);
+/* Whether klass is an ActiveRecord::Relation (association proxies too). */
+bool jt_record_relation_class_p(jt_gen *g, VALUE klass);
+/* A relation written as as_json writes it: its records. */
+bool jt_record_relation(jt_gen *g, VALUE relation);
 
 #endif

@@ -58,7 +58,7 @@ static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
  * classes, active_model): the engine of Jetson::RailsEncoder, which reads
  * ActiveSupport's settings on every call and passes them here. options: the
  * encoder's options Hash, or nil; classes is [helper, TimeWithZone, Date,
- * DateTime] (each may be nil); active_model: ActiveModel::Serializers::JSON
+ * DateTime, BigDecimal] (each may be nil); active_model: ActiveModel::Serializers::JSON
  * once loaded, else nil. */
 static VALUE jetson_rails_generate(int argc, VALUE *argv, VALUE self)
 {
@@ -152,6 +152,7 @@ JT_EXPORT void Init_jetson(void)
     jt.id_attribute_names_for_serialization = rb_intern("attribute_names_for_serialization");
     jt.id_to_ary = rb_intern("to_ary");
     jt.id_to_a = rb_intern("to_a");
+    jt.id_records = rb_intern("records");
 
 #define SYM(name) jt.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
@@ -159,7 +160,7 @@ JT_EXPORT void Init_jetson(void)
     SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key); SYM(rfc8785);
     SYM(sort_keys); SYM(buffer_initial_length); SYM(time); SYM(time_with_zone); SYM(date); SYM(float);
     SYM(model); SYM(hash); SYM(array); SYM(only); SYM(except); SYM(root);
-    SYM(record); SYM(methods); SYM(include);
+    SYM(record); SYM(methods); SYM(include); SYM(relation); SYM(decimal);
 #undef SYM
 
     jt.json3 = rb_const_defined_at(jt.mJetson, rb_intern("JSON_RULES")) &&
@@ -179,6 +180,7 @@ JT_EXPORT void Init_jetson(void)
     jt_init_builder();
     jt_init_writer();
     jt_init_attribute_set();
+    jt_init_db_cast();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);

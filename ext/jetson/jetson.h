@@ -42,13 +42,13 @@ typedef struct jt_handles {
        id_json_state_class, id_to_i, id_utc_p, id_respond_to, id_respond_to_missing,
        id_method, id_owner, id_generator_methods, id_as_json, id_jd, id_start, id_utc,
        id_utc_offset, id_stock_p, id_subset, id_serializable_hash,
-       id_include_root_in_json, id_attribute_names_for_serialization, id_to_ary, id_to_a;
+       id_include_root_in_json, id_attribute_names_for_serialization, id_to_ary, id_to_a, id_records;
     VALUE sym_indent, sym_space, sym_space_before, sym_object_nl, sym_array_nl,
           sym_allow_nan, sym_max_nesting, sym_depth, sym_ascii_only, sym_script_safe,
           sym_escape_slash, sym_strict, sym_as_json, sym_allow_duplicate_key,
           sym_rfc8785, sym_sort_keys, sym_buffer_initial_length, sym_time, sym_time_with_zone, sym_date, sym_float,
           sym_model, sym_hash, sym_array, sym_only, sym_except, sym_root,
-          sym_record, sym_methods, sym_include;
+          sym_record, sym_methods, sym_include, sym_relation, sym_decimal;
     VALUE pretty_indent, pretty_space, pretty_nl; /* frozen, registered GC roots */
     rb_ractor_local_key_t symbol_names_key; /* see symbol_names.h */
     rb_ractor_local_key_t spare_buffer_key; /* see buffer.c */

@@ -29,6 +29,8 @@ static VALUE kind_symbol(enum jt_rails_kind kind)
         case JT_RAILS_HASH: return jt.sym_hash;
         case JT_RAILS_ARRAY: return jt.sym_array;
         case JT_RAILS_RECORD: return jt.sym_record;
+        case JT_RAILS_RELATION: return jt.sym_relation;
+        case JT_RAILS_DECIMAL: return jt.sym_decimal;
         default: return Qnil;
     }
 }
@@ -97,12 +99,13 @@ void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args)
 {
     VALUE escape_html = args[0], standard_time = args[1], precision = args[2], classes = args[3];
     Check_Type(classes, T_ARRAY);
-    if (RARRAY_LEN(classes) != 4) rb_raise(rb_eArgError, "expected 4 classes");
+    if (RARRAY_LEN(classes) != 5) rb_raise(rb_eArgError, "expected 5 classes");
     *settings = (jt_rails_settings){
         .helper = RARRAY_AREF(classes, 0),
         .time_with_zone = RARRAY_AREF(classes, 1),
         .date = RARRAY_AREF(classes, 2),
         .datetime = RARRAY_AREF(classes, 3),
+        .big_decimal = RARRAY_AREF(classes, 4),
         .active_model = args[4],
         .options = Qundef,
         .time_precision = -1,

@@ -10,6 +10,7 @@ typedef struct jt_rails_settings {
     VALUE helper;         /* Jetson::Rails: answers stock?(klass, kind) */
     VALUE time_with_zone; /* ActiveSupport::TimeWithZone, or Qnil */
     VALUE date, datetime; /* ::Date and ::DateTime, or Qnil */
+    VALUE big_decimal;    /* ::BigDecimal, or Qnil */
     VALUE active_model;   /* ActiveModel::Serializers::JSON, or Qnil */
     /* The options of a top-level as_json call (to_json(options) and render
      * json: pass some), or Qundef for none. */
@@ -27,11 +28,13 @@ enum jt_rails_kind {
     JT_RAILS_DATE,           /* Date (not DateTime) */
     JT_RAILS_NUMERIC,        /* other Numerics: as_json's result is not encoded again */
     JT_RAILS_MODEL,          /* ActiveModel::Serializers::JSON: serializable_hash(options) */
+    JT_RAILS_RELATION,       /* ActiveRecord::Relation (and association proxies): its records */
     /* Only asked through jt_rails_stock: */
     JT_RAILS_FLOAT,
     JT_RAILS_HASH,
     JT_RAILS_ARRAY,
-    JT_RAILS_RECORD, /* an ActiveRecord class whose serialization methods are Rails' own */
+    JT_RAILS_RECORD,  /* an ActiveRecord class whose serialization methods are Rails' own */
+    JT_RAILS_DECIMAL, /* BigDecimal: as_json is to_s, ActiveSupport's "F" format */
 };
 
 enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s);
@@ -47,7 +50,7 @@ size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_s
                             char out[JT_TIME_TEXT_MAX]);
 
 /* Settings from the Ruby arguments [escape_html, standard_time, precision,
- * classes, active_model] (see Jetson.rails_generate); options: Qundef. The
+ * classes (helper, TimeWithZone, Date, DateTime, BigDecimal), active_model] (see Jetson.rails_generate); options: Qundef. The
  * VALUEs stay alive through the caller's argv. */
 void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args);
 

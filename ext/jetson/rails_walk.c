@@ -1,15 +1,17 @@
 /* Rails mode: the walk of generator.c taking ActiveSupport's encoder's
- * decisions (as_json, its two passes over Hash keys, ActiveRecord records,
- * its order of errors). What ActiveSupport does per type is in rails.c. */
+ * decisions (as_json, its two passes over Hash keys, its order of errors).
+ * What ActiveSupport does per type is in rails.c; ActiveRecord records and
+ * relations are record.c's. */
 
 #include "generator_internal.h"
 #include <math.h>
 
-static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+struct jt_class_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
 {
     struct jt_class_profile *p = jt_profile_of(g, obj, scratch);
     if (!p->rails_known) {
         p->rails_kind = jt_rails_kind_of(p->klass, g->rails);
+        if (p->rails_kind == JT_RAILS_OBJECT && jt_record_relation_class_p(g, p->klass)) p->rails_kind = JT_RAILS_RELATION;
         p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
         p->rails_record_stock = p->rails_kind == JT_RAILS_MODEL && jt_rails_stock(p->klass, JT_RAILS_RECORD, g->rails);
         p->rails_known = true;
@@ -17,7 +19,7 @@ static struct jt_class_profile *rails_profile(jt_gen *g, VALUE obj, struct jt_cl
     return p;
 }
 
-static VALUE rails_call_as_json(jt_gen *g, VALUE obj)
+VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
 {
     jt_before_ruby(g);
     VALUE options = g->as_json_options;
@@ -27,7 +29,7 @@ static VALUE rails_call_as_json(jt_gen *g, VALUE obj)
 
 /* Walks value in the given pass (see as_json_options), then returns to the
  * current one. */
-static void gen_value_in_pass(jt_gen *g, VALUE value, VALUE options)
+void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
 {
     VALUE saved = g->as_json_options;
     g->as_json_options = options;
@@ -49,7 +51,7 @@ static bool rails_container_stock(jt_gen *g, VALUE obj, enum jt_rails_kind kind)
     }
     jt_before_ruby(g);
     struct jt_class_profile scratch;
-    struct jt_class_profile *p = rails_profile(g, obj, &scratch);
+    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
     return p->rails_kind == kind && p->rails_stock;
 }
 
@@ -225,9 +227,9 @@ void jt_rails_float(jt_gen *g, VALUE obj)
     }
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(!g->rails_float_stock)) {
-        VALUE replacement = rails_call_as_json(g, obj);
+        VALUE replacement = jt_rails_call_as_json(g, obj);
         if (jt_in_as_json_pass(g)) {
-            gen_value_in_pass(g, replacement, Qundef);
+            jt_rails_gen_in_pass(g, replacement, Qundef);
         } else {
             gen_json_gem_value(g, replacement);
         }
@@ -237,248 +239,6 @@ void jt_rails_float(jt_gen *g, VALUE obj)
         jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
         g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
     }
-}
-
-/* Array(list).map(&:to_s) */
-static VALUE string_list(VALUE list)
-{
-    VALUE ary = rb_Array(list);
-    VALUE out = rb_ary_new_capa(RARRAY_LEN(ary));
-    for (long i = 0; i < RARRAY_LEN(ary); i++) rb_ary_push(out, rb_obj_as_string(RARRAY_AREF(ary, i)));
-    return out;
-}
-
-static bool names_include(const VALUE *names, long count, VALUE name)
-{
-    for (long i = 0; i < count; i++) {
-        if (jt_same_string(names[i], name)) return true;
-    }
-    return false;
-}
-
-/* The lists are Jetson's own Arrays (string_list), out of Ruby code's reach. */
-static bool list_has_string(VALUE list, VALUE str)
-{
-    return names_include(RARRAY_CONST_PTR(list), RARRAY_LEN(list), str);
-}
-
-
-static VALUE include_pairs(VALUE includes);
-
-static void plan_record(struct jt_record_plan *plan, VALUE options)
-{
-    plan->options = options;
-    plan->decided_count = 0;
-    plan->only = plan->except = Qnil;
-    plan->methods = plan->includes = plan->extras = rb_ary_new();
-    if (NIL_P(options) || RHASH_SIZE(options) == 0) return; /* options.blank? */
-    VALUE only = rb_hash_aref(options, jt.sym_only);
-    if (RTEST(only)) {
-        plan->only = string_list(only);
-    } else {
-        VALUE except = rb_hash_aref(options, jt.sym_except);
-        if (RTEST(except)) plan->except = string_list(except);
-    }
-    plan->methods = string_list(rb_hash_aref(options, jt.sym_methods));
-    VALUE include = rb_hash_aref(options, jt.sym_include);
-    plan->includes = RTEST(include) ? include_pairs(include) : rb_ary_new();
-    plan->extras = rb_ary_dup(plan->methods);
-    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
-        rb_ary_push(plan->extras, rb_obj_as_string(RARRAY_AREF(RARRAY_AREF(plan->includes, i), 0)));
-    }
-}
-
-static struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
-{
-    for (int i = 0; i < g->record_plan_count; i++) {
-        if (g->record_plans[i].options == options) return &g->record_plans[i];
-    }
-    int slot = g->record_plan_count < JT_RECORD_PLANS ? g->record_plan_count++ : JT_RECORD_PLANS - 1;
-    plan_record(&g->record_plans[slot], options);
-    return &g->record_plans[slot];
-}
-
-/* Whether serializable_hash keeps this attribute: names & only, or names - except. */
-static bool plan_keeps(struct jt_record_plan *plan, VALUE name)
-{
-    if (NIL_P(plan->only) && NIL_P(plan->except)) return true;
-    for (int i = 0; i < plan->decided_count; i++) {
-        if (plan->decided[i].name == name) return plan->decided[i].keep;
-    }
-    bool keep = !NIL_P(plan->only) ? list_has_string(plan->only, name) : !list_has_string(plan->except, name);
-    /* Kept alive by the plan being on the C stack. */
-    if (plan->decided_count < JT_PLAN_DECIDED && RB_TYPE_P(name, T_STRING) && OBJ_FROZEN(name)) {
-        plan->decided[plan->decided_count].name = name;
-        plan->decided[plan->decided_count].keep = keep;
-        plan->decided_count++;
-    }
-    return keep;
-}
-
-/* serializable_add_includes' normalisation: [[association, options], ...]. */
-static VALUE include_pairs(VALUE includes)
-{
-    VALUE pairs = rb_ary_new();
-    if (RB_TYPE_P(includes, T_HASH)) return rb_funcall(includes, jt.id_to_a, 0);
-    VALUE list = rb_Array(includes);
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        VALUE item = RARRAY_AREF(list, i);
-        if (RB_TYPE_P(item, T_HASH)) {
-            rb_ary_concat(pairs, rb_funcall(item, jt.id_to_a, 0));
-        } else {
-            rb_ary_push(pairs, rb_assoc_new(item, rb_hash_new()));
-        }
-    }
-    /* Hash[pairs]: a repeated association keeps its last options. */
-    return rb_funcall(rb_funcall(pairs, jt.id_to_h, 0), jt.id_to_a, 0);
-}
-
-static void gen_rails_key(jt_gen *g, VALUE key)
-{
-    jt_gen_string(g, RB_TYPE_P(key, T_STRING) ? key : rb_obj_as_string(key), false);
-}
-
-static void gen_rails_records(jt_gen *g, VALUE records, VALUE options);
-
-JT_INLINE void record_separator(jt_gen *g, bool *first)
-{
-    if (!*first) jt_buffer_push(g->buf, ',');
-    *first = false;
-}
-
-/* "name": value, in the as_json pass. */
-static void gen_pair_in_pass(jt_gen *g, bool *first, VALUE name, VALUE value)
-{
-    record_separator(g, first);
-    gen_rails_key(g, name);
-    jt_buffer_push(g->buf, ':');
-    gen_value_in_pass(g, value, Qnil);
-}
-
-/* "name": record.send(name) (read_attribute_for_serialization is send, and
- * so is methods:). */
-static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
-{
-    jt_before_ruby(g);
-    gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
-}
-
-/* ActiveRecord's serializable_hash(options), written as the as_json pass
- * writes its result: the attributes (only:/except:), then methods:, then
- * include: (records serialized the same way). For records whose
- * serialization methods are Rails' own (checked per class and call); false,
- * with nothing written, when a name would be written twice or there are more
- * attributes than Jetson keeps on its stack (Ruby then builds the Hash). */
-static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
-{
-    jt_before_ruby(g);
-    struct jt_record_plan *plan = record_plan(g, options);
-    /* attribute_names_for_serialization: from the attribute set, else asked. */
-    jt_attribute_row row;
-    bool from_set = jt_attribute_names(g->attribute_access, record, &row);
-    VALUE list = Qnil;
-    if (!from_set) {
-        list = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
-        Check_Type(list, T_ARRAY);
-        /* Copied: read below while Ruby code runs. */
-        if (RARRAY_LEN(list) > JT_ATTRIBUTE_NAMES_MAX) return false;
-        row.count = RARRAY_LEN(list);
-        for (long i = 0; i < row.count; i++) row.names[i] = RARRAY_AREF(list, i);
-    }
-    /* A method or association named like a kept attribute (or like each
-     * other) replaces its value in place: left to Ruby. */
-    for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
-        VALUE extra = RARRAY_AREF(plan->extras, i);
-        for (long j = 0; j < i; j++) {
-            if (jt_same_string(RARRAY_AREF(plan->extras, j), extra)) return false;
-        }
-        if (names_include(row.names, row.count, extra) && plan_keeps(plan, extra)) return false;
-    }
-
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '{');
-    bool first = true;
-    uint32_t epoch = g->key_epoch;
-    /* Attribute names are an attribute set's keys: each comes once. */
-    for (long i = 0; i < row.count; i++) {
-        VALUE name = row.names[i];
-        if (!plan_keeps(plan, name)) continue;
-        VALUE value = from_set ? jt_attribute_value(g->attribute_access, record, &row, i, g->key_epoch == epoch) : Qundef;
-        if (value == Qundef) {
-            gen_sent_pair(g, &first, record, name);
-        } else {
-            gen_pair_in_pass(g, &first, name, value);
-        }
-    }
-    for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
-        gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));
-    }
-    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
-        VALUE pair = RARRAY_AREF(plan->includes, i);
-        VALUE association = RARRAY_AREF(pair, 0);
-        jt_before_ruby(g);
-        VALUE records = rb_funcall(record, rb_to_id(association), 0);
-        if (!RTEST(records)) continue;
-        record_separator(g, &first);
-        gen_rails_key(g, association);
-        jt_buffer_push(g->buf, ':');
-        gen_rails_records(g, records, RARRAY_AREF(pair, 1));
-    }
-    g->depth--;
-    jt_buffer_push(g->buf, '}');
-    RB_GC_GUARD(list);
-    return true;
-}
-
-/* One included record: serializable_hash(options), natively when its class
- * allows (see gen_rails_record). */
-static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
-{
-    jt_before_ruby(g);
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = rails_profile(g, record, &scratch);
-    if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
-        return;
-    }
-    gen_value_in_pass(g, rb_funcall(record, jt.id_serializable_hash, 1, options), Qnil);
-}
-
-/* An include: association's value: a collection (to_ary) or one record. */
-static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
-{
-    if (!rb_respond_to(records, jt.id_to_ary)) {
-        gen_rails_included(g, records, options);
-        return;
-    }
-    VALUE list = rb_funcall(records, jt.id_to_ary, 0);
-    Check_Type(list, T_ARRAY);
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '[');
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        if (i > 0) jt_buffer_push(g->buf, ',');
-        gen_rails_included(g, RARRAY_AREF(list, i), options);
-    }
-    g->depth--;
-    jt_buffer_push(g->buf, ']');
-    RB_GC_GUARD(list);
-}
-
-/* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a
- * root key when asked (left to Ruby). The Hash comes from the model's own
- * serializable_hash, or is written natively for ActiveRecord records; Jetson
- * does the as_json pass over it. */
-static bool gen_rails_model(jt_gen *g, VALUE model, const struct jt_class_profile *p)
-{
-    VALUE options = g->as_json_options;
-    if (options == Qundef) options = Qnil;
-    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
-    if (root == Qundef) root = rb_funcall(model, jt.id_include_root_in_json, 0);
-    if (RTEST(root)) return false;
-    if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
-    VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
-    gen_value_in_pass(g, hash, Qnil);
-    RB_GC_GUARD(hash);
-    return true;
 }
 
 /* Rails mode: what ActiveSupport's encoder does with everything but nil,
@@ -494,7 +254,7 @@ void jt_rails_object(jt_gen *g, VALUE obj)
     }
     jt_before_ruby(g); /* as_json and the stock checks are Ruby code */
     struct jt_class_profile scratch;
-    struct jt_class_profile *p = rails_profile(g, obj, &scratch);
+    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
     if (p->rails_stock) {
         char text[JT_TIME_TEXT_MAX];
         size_t n = jt_rails_native_text(obj, p->rails_kind, g->rails, text);
@@ -503,8 +263,9 @@ void jt_rails_object(jt_gen *g, VALUE obj)
             return;
         }
     }
-    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && gen_rails_model(g, obj, p)) return;
-    VALUE value = rails_call_as_json(g, obj);
+    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && jt_record_model(g, obj, p)) return;
+    if (p->rails_kind == JT_RAILS_RELATION && p->rails_stock && jt_record_relation(g, obj)) return;
+    VALUE value = jt_rails_call_as_json(g, obj);
     if (p->rails_kind == JT_RAILS_NUMERIC && !jt_in_as_json_pass(g)) {
         gen_json_gem_value(g, value);
         return;
@@ -512,7 +273,7 @@ void jt_rails_object(jt_gen *g, VALUE obj)
     /* An as_json that returns itself, or a new object of the same kind,
      * recurses without nesting: ActiveSupport ends in SystemStackError too. */
     if (ruby_stack_check()) rb_raise(rb_eSysStackError, "stack level too deep");
-    gen_value_in_pass(g, value, Qundef);
+    jt_rails_gen_in_pass(g, value, Qundef);
     RB_GC_GUARD(value);
 }
 
@@ -523,7 +284,7 @@ bool jt_rails_container_prologue(jt_gen *g, VALUE *container, enum jt_rails_kind
 {
     if (!jt_in_as_json_pass(g)) return true;
     if (!rails_container_stock(g, *container, kind)) {
-        gen_value_in_pass(g, rails_call_as_json(g, *container), Qundef);
+        jt_rails_gen_in_pass(g, jt_rails_call_as_json(g, *container), Qundef);
         return false;
     }
     if (kind == JT_RAILS_HASH) {

@@ -16,6 +16,17 @@ void jt_civil_from_days(long days, long *year, int *month, int *day)
     *year = yoe + era * 400 + (*month <= 2);
 }
 
+/* Its inverse (Hinnant's days_from_civil). */
+int64_t jt_days_from_civil(long year, int month, int day)
+{
+    year -= month <= 2;
+    long era = (year >= 0 ? year : year - 399) / 400;
+    long yoe = year - era * 400;                                          /* [0, 399] */
+    long doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1; /* [0, 365] */
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;                     /* [0, 146096] */
+    return (int64_t)era * 146097 + doe - 719468;
+}
+
 static long floor_div(long a, long b)
 {
     long q = a / b;
@@ -26,28 +37,31 @@ static long floor_div(long a, long b)
  * bound keeps the arithmetic below far from overflow. */
 #define JT_TIME_SECONDS_LIMIT (1L << 40)
 
-/* Fills t from floored seconds since the epoch (read through Time#to_i, as
- * strftime sees them) and the offset. */
-static bool civil_time_from(VALUE seconds, VALUE offset, bool utc, jt_civil_time *t)
+bool jt_civil_time_from_seconds(int64_t secs, long off, bool utc, jt_civil_time *t)
 {
-    if (!FIXNUM_P(offset) || !FIXNUM_P(seconds)) return false;
-    long off = FIX2LONG(offset);
-    long secs = FIX2LONG(seconds);
-    if (secs > JT_TIME_SECONDS_LIMIT || secs < -JT_TIME_SECONDS_LIMIT || off % 60 != 0 ||
-        off >= 86400 || off <= -86400) {
+    if (secs > JT_TIME_SECONDS_LIMIT || secs < -JT_TIME_SECONDS_LIMIT || off % 60 != 0 || off >= 86400 ||
+        off <= -86400) {
         return false;
     }
     t->utc = utc;
     t->utc_offset = off;
-    long local = secs + off;
+    long local = (long)secs + off;
     long days = floor_div(local, 86400);
     long in_day = local - days * 86400;
     jt_civil_from_days(days, &t->year, &t->month, &t->day);
     t->hour = (int)(in_day / 3600);
     t->minute = (int)(in_day / 60 % 60);
     t->second = (int)(in_day % 60);
-    t->nanosecond = -1; /* read on demand: see subsec_of */
+    t->nanosecond = -1; /* the caller's */
     return t->year >= 1 && t->year <= 9999;
+}
+
+/* Fills t from floored seconds since the epoch (read through Time#to_i, as
+ * strftime sees them) and the offset. */
+static bool civil_time_from(VALUE seconds, VALUE offset, bool utc, jt_civil_time *t)
+{
+    if (!FIXNUM_P(offset) || !FIXNUM_P(seconds)) return false;
+    return jt_civil_time_from_seconds(FIX2LONG(seconds), FIX2LONG(offset), utc, t);
 }
 
 bool jt_civil_time_of(VALUE time, jt_civil_time *t)

@@ -32,6 +32,13 @@ size_t jt_time_to_s(VALUE time, char out[JT_TIME_TEXT_MAX]);
 bool jt_civil_time_of(VALUE time, jt_civil_time *t);
 bool jt_civil_time_at(VALUE utc_time, VALUE utc_offset, bool utc, jt_civil_time *t);
 
+/* The civil time secs seconds after the epoch (UTC) at off seconds east;
+ * false outside years 1-9999 or when the offset has seconds. The
+ * nanosecond is left for the caller. */
+bool jt_civil_time_from_seconds(int64_t secs, long off, bool utc, jt_civil_time *t);
+/* Days from 1970-01-01 of a proleptic Gregorian date. */
+int64_t jt_days_from_civil(long year, int month, int day);
+
 /* Time#xmlschema(digits) / TimeWithZone#xmlschema(digits), digits 0-9:
  * "2024-05-06T07:08:09.123Z" or "...+09:00". */
 size_t jt_format_xmlschema(const jt_civil_time *t, int digits, char out[JT_TIME_TEXT_MAX]);

@@ -4,6 +4,8 @@ require "jetson"
 require "active_support"
 require "active_support/json"
 require "active_support/time"
+require "bigdecimal"
+require "active_support/core_ext/big_decimal/conversions"
 
 module Jetson
   # Rails mode: ActiveSupport's JSON encoding (as_json over the tree, the json
@@ -44,13 +46,14 @@ module Jetson
                        [ActiveSupport::TimeWithZone, :formatted_offset], [::Time, :strftime]],
       date: [[::Date, :as_json], [::Date, :strftime]],
       float: [[::Float, :as_json]],
+      decimal: [[::BigDecimal, :as_json], [::BigDecimal, :to_s]],
       hash: [[::Hash, :as_json]],
       array: [[::Array, :as_json]]
     }.transform_values { |list| capture_methods(list) }.freeze
 
     # Arguments for Jetson.rails_generate: this module answers stock?, then
     # the classes with native encodings.
-    CLASSES = [self, ActiveSupport::TimeWithZone, ::Date, ::DateTime].freeze
+    CLASSES = [self, ActiveSupport::TimeWithZone, ::Date, ::DateTime, ::BigDecimal].freeze
 
     class << self
       # Makes ActiveSupport (to_json, render json:, ActiveSupport::JSON.encode)
@@ -95,6 +98,7 @@ module Jetson
         methods = case kind
                   when :model then model_methods
                   when :record then record_methods(klass)
+                  when :relation then relation_methods(klass)
                   else STOCK_METHODS[kind]
                   end
         return false unless methods
@@ -200,13 +204,29 @@ module Jetson
         return nil unless defined?(::ActiveRecord::Base) && klass <= ::ActiveRecord::Base
         # A record with singleton methods: its singleton class has no schema.
         return nil if klass.singleton_class?
-        return nil if klass._has_attribute?(klass.inheritance_column)
+        # Single-table inheritance adds its column to except:, which the
+        # native side takes from the model's plan.
+        return nil if klass._has_attribute?(klass.inheritance_column) && !RecordPlan.for(klass)
 
         @record_methods ||= capture_methods(
           [[::ActiveRecord::Serialization, :serializable_hash], [::ActiveRecord::Serialization, :attribute_names_for_serialization],
            [::ActiveModel::Serialization, :read_attribute_for_serialization], [::ActiveModel::Serialization, :serializable_attributes],
            [::ActiveModel::Serialization, :serializable_add_includes]]
         )
+      end
+
+      # A relation's as_json is its records' (delegated to records), and
+      # records is ActiveRecord's own (Relation's, or CollectionProxy's
+      # load_target).
+      def relation_methods(klass)
+        return nil unless defined?(::ActiveRecord::Relation) && klass <= ::ActiveRecord::Relation
+        return nil if klass.singleton_class?
+
+        proxy = ::ActiveRecord::Associations::CollectionProxy
+        @relation_methods ||= capture_methods([[::ActiveRecord::Delegation, :as_json],
+                                               [::ActiveRecord::Relation, :records]])
+        @proxy_methods ||= capture_methods([[::ActiveRecord::Delegation, :as_json], [proxy, :records]])
+        klass <= proxy ? @proxy_methods : @relation_methods
       end
 
       # ActiveModel's as_json, captured when first needed (see active_model).
@@ -246,4 +266,6 @@ module Jetson
   end
 end
 
+require_relative "rails/record_plan"
+require_relative "rails/db_cast"
 require_relative "railtie" if defined?(::Rails::Railtie)

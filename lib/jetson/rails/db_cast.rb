@@ -1,0 +1,220 @@
+# frozen_string_literal: true
+
+module Jetson
+  module Rails
+    # The Ruby half of native casting (ext/jetson/db_cast.c): a value loaded
+    # from the database and not read yet is written as the bytes ActiveSupport
+    # writes for what the attribute's type would make of it, without making
+    # it. Here: which types are ActiveRecord's stock ones and what the native
+    # side needs of them (a descriptor, made once per type object), the
+    # per-call settings a cast depends on, and the time zone offsets.
+    #
+    # The kinds (KIND_*) are defined by the extension.
+    module DbCast
+      # Not cast natively: the attribute's reader runs.
+      NONE = [0].freeze
+
+      # Type classes cast natively, by kind. Exact classes only: a subclass
+      # may override any step of the cast.
+      def self.type_classes
+        @type_classes ||= begin
+          model = ::ActiveModel::Type
+          record = ::ActiveRecord::Type
+          classes = {
+            KIND_INTEGER => [model::Integer, model::BigInteger, record::UnsignedInteger, record::DecimalWithoutScale],
+            KIND_FLOAT => [model::Float],
+            KIND_DECIMAL => [model::Decimal],
+            KIND_STRING => [model::String, model::ImmutableString, record::Text],
+            KIND_BOOLEAN => [model::Boolean],
+            KIND_DATE => [record::Date],
+            KIND_DATETIME => [record::DateTime],
+            KIND_TIME => [record::Time],
+            KIND_JSON => [record::Json]
+          }
+          adapters = ::ActiveRecord::ConnectionAdapters
+          if defined?(adapters::SQLite3Adapter::SQLite3Integer)
+            classes[KIND_INTEGER] += [adapters::SQLite3Adapter::SQLite3Integer]
+          end
+          if defined?(adapters::PostgreSQL::OID::Timestamp)
+            oid = adapters::PostgreSQL::OID
+            classes[KIND_DECIMAL] += [oid::Decimal]
+            classes[KIND_DATE] += [oid::Date]
+            classes[KIND_DATETIME] += [oid::DateTime, oid::Timestamp]
+            classes[KIND_TIMESTAMPTZ] = [oid::TimestampWithTimeZone]
+            classes[KIND_JSON] += [oid::Jsonb]
+            classes[KIND_UUID] = [oid::Uuid]
+          end
+          classes.each_with_object({}) do |(kind, list), by_class|
+            list.each { |klass| by_class[klass] = kind if stock_type_class?(klass) }
+          end.freeze
+        end
+      end
+
+      # The methods a cast runs, by the kind's first class: each must still be
+      # ActiveModel's or ActiveRecord's definition.
+      CAST_METHODS = %i[deserialize cast cast_value].freeze
+
+      def self.stock_type_class?(klass)
+        CAST_METHODS.all? do |name|
+          next true unless klass.method_defined?(name) || klass.private_method_defined?(name)
+
+          method = klass.instance_method(name)
+          path = method.source_location&.first
+          path.nil? || %r{/(?:active_model|active_record)/}.match?(path)
+        end
+      end
+
+      @descriptors = ObjectSpace::WeakMap.new
+      @lock = Mutex.new
+
+      class << self
+        # [kind, seconds precision or -1, decimal scale or nil, time zone aware,
+        # timezone (:utc, :local, or nil for ActiveRecord.default_timezone),
+        # enum labels (Hash of database value => label) or nil, enum subkind],
+        # or NONE. Made once per type object.
+        def descriptor(type)
+          found = @descriptors[type]
+          return found if found
+
+          made = describe(type) || NONE
+          @lock.synchronize { @descriptors[type] = made }
+          made
+        end
+
+        # What a cast reads from the moment of the call: nil without
+        # ActiveRecord, else [Time.zone, default timezone is UTC, JSON columns
+        # decode as the json gem parses, ActiveRecord::Relation,
+        # ActiveRecord::Associations::CollectionProxy, BigDecimal rounds half
+        # up].
+        def context
+          return nil unless defined?(::ActiveRecord::Relation) && defined?(::ActiveRecord.default_timezone)
+
+          [::Time.zone, ::ActiveRecord.default_timezone == :utc, json_decode_stock?,
+           ::ActiveRecord::Relation, ::ActiveRecord::Associations::CollectionProxy,
+           ::BigDecimal.mode(::BigDecimal::ROUND_MODE) == ::BigDecimal::ROUND_HALF_UP]
+        end
+
+        # ActiveSupport::JSON.decode is ActiveSupport's, on the json gem's
+        # JSON.parse (Oj.mimic_JSON replaces it), without parse_json_times.
+        def json_decode_stock?
+          return false if ::ActiveSupport.parse_json_times
+
+          decode = ::ActiveSupport::JSON.method(:decode).source_location&.first.to_s
+          parse = ::JSON.method(:parse).source_location&.first.to_s
+          %r{/active_support/json/}.match?(decode) && %r{/json/common\.rb\z}.match?(parse)
+        end
+
+        # The zone's period at seconds since the epoch:
+        # [starts_at or nil, ends_at or nil, observed UTC offset, whether a
+        # TimeWithZone in it is utc? (abbreviation UTC or UCT)], or nil when
+        # the zone is not ActiveSupport's.
+        def zone_period(zone, seconds)
+          return nil unless zone.instance_of?(::ActiveSupport::TimeZone)
+
+          period = zone.period_for_utc(::Time.at(seconds).utc)
+          abbreviation = period.abbreviation
+          [period.starts_at&.value, period.ends_at&.value, period.observed_utc_offset,
+           abbreviation == "UTC" || abbreviation == "UCT"]
+        end
+
+        # The system's local offset at seconds, and how far it holds:
+        # [from, to, offset], the hour around seconds when the offset does not
+        # change inside it, else just that second.
+        def local_period(seconds)
+          from = seconds - (seconds % 3600)
+          offset = ::Time.at(seconds).utc_offset
+          if ::Time.at(from).utc_offset == offset && ::Time.at(from + 3599).utc_offset == offset
+            [from, from + 3600, offset]
+          else
+            [seconds, seconds + 1, offset]
+          end
+        end
+
+        # Time.local of a civil hour, as the shift from that civil time read
+        # as UTC to the instant Time.local gives (the same for the whole
+        # hour), or nil when it changes inside the hour.
+        def local_shift(year, month, day, hour)
+          first = ::Time.local(year, month, day, hour, 0, 0)
+          last = ::Time.local(year, month, day, hour, 59, 59)
+          start = ::Time.utc(year, month, day, hour, 0, 0)
+          shift = start.to_i - first.to_i
+          shift == (start.to_i + 3599) - last.to_i ? shift : nil
+        rescue ArgumentError, RangeError
+          nil
+        end
+
+        private
+
+        def describe(type)
+          zone_aware = false
+          if type.instance_of?(::ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter)
+            return nil unless stock_converter?
+
+            zone_aware = true
+            type = type.__getobj__
+          end
+          if type.instance_of?(::ActiveRecord::Enum::EnumType)
+            return describe_enum(type)
+          end
+
+          kind = type_classes[type.class]
+          return nil unless kind
+          return nil if zone_aware && ![KIND_DATETIME, KIND_TIME, KIND_TIMESTAMPTZ].include?(kind)
+
+          scale = nil
+          if kind == KIND_DECIMAL
+            scale = type.scale
+            # A negative scale rounds to tens, hundreds...: left to Ruby.
+            return nil if scale && !(0..1000).cover?(scale)
+          end
+          precision = time_kind?(kind) ? type.precision : nil
+          return nil if precision && !(0..9).cover?(precision)
+
+          timezone = time_kind?(kind) ? type.instance_variable_get(:@timezone) : nil
+          return nil unless [nil, :utc, :local].include?(timezone)
+
+          [kind, precision || -1, scale, zone_aware, timezone, nil, 0].freeze
+        end
+
+        def time_kind?(kind)
+          [KIND_DATETIME, KIND_TIME, KIND_TIMESTAMPTZ].include?(kind)
+        end
+
+        # An enum: its database values (all Integers, or all Strings, as its
+        # subtype gives them) to their labels, the first label of a value
+        # winning as in mapping.key.
+        def describe_enum(type)
+          return nil unless stock_enum?
+
+          subtype = type.subtype
+          subkind = type_classes[subtype.class]
+          return nil unless [KIND_INTEGER, KIND_STRING].include?(subkind)
+
+          value_class = subkind == KIND_INTEGER ? ::Integer : ::String
+          labels = {}
+          type.send(:mapping).each do |label, value|
+            return nil unless value.is_a?(value_class) && label.is_a?(::String)
+
+            labels[value.frozen? ? value : value.dup.freeze] = label unless labels.key?(value)
+          end
+          [KIND_ENUM, -1, nil, false, nil, labels.freeze, subkind].freeze
+        end
+
+        def stock_converter?
+          return @stock_converter unless @stock_converter.nil?
+
+          converter = ::ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter
+          @stock_converter = converter.instance_method(:deserialize).owner.equal?(converter) &&
+                             stock_type_class?(converter)
+        end
+
+        def stock_enum?
+          return @stock_enum unless @stock_enum.nil?
+
+          enum = ::ActiveRecord::Enum::EnumType
+          @stock_enum = enum.instance_method(:deserialize).owner.equal?(enum) && stock_type_class?(enum)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+module Jetson
+  module Rails
+    # What the native record reader (ext/jetson/record.c) may do for one
+    # ActiveRecord model without running the model's Ruby: which attributes
+    # are read by ActiveRecord's own reader, and for which attribute types.
+    #
+    # A plan is made once per model and checked once per encoding call: the
+    # readers it relies on must still be the same methods (a reader defined,
+    # prepended or aliased since makes a new plan) and the model's
+    # attribute_types the same Hash (a schema reload makes a new one). The
+    # native side asks `for(klass)` at most once per class and call, and reads
+    # records only while their attribute set holds that Hash.
+    module RecordPlan
+      # The native reader's view of a plan: [attribute_types, readers,
+      # inheritance column or nil, casts], readers mapping each attribute name
+      # whose reader is ActiveRecord's to READER_GENERATED or
+      # READER_PRIMARY_KEY, casts each attribute name to the descriptor of its
+      # type (DbCast.descriptor).
+      READER_GENERATED = 1
+      READER_PRIMARY_KEY = 2
+
+      Plan = Struct.new(:native, :types, :methods) do
+        # Still what the model runs: the same types, the same readers.
+        def current?(klass)
+          klass.attribute_types.equal?(types) &&
+            methods.all? { |name, method| klass.instance_method(name) == method }
+        rescue NameError
+          false
+        end
+      end
+
+      @plans = {}
+      @lock = Mutex.new
+
+      class << self
+        # The native plan of klass (see above), or nil when its records go
+        # through Ruby.
+        def for(klass)
+          plan = @plans[klass]
+          return plan.native if plan&.current?(klass)
+
+          plan = build(klass)
+          @lock.synchronize { @plans[klass] = plan } if plan
+          plan&.native
+        end
+
+        # The cast descriptor of a type the plan does not hold (a column a
+        # query adds: find_by_sql, select with an alias).
+        def descriptor(type)
+          DbCast.descriptor(type)
+        end
+
+        # Forgets every plan (tests; an app never needs it).
+        def reset!
+          @lock.synchronize { @plans.clear }
+        end
+
+        private
+
+        def build(klass)
+          return nil unless defined?(::ActiveRecord::Base) && klass.is_a?(::Class) && klass < ::ActiveRecord::Base
+          return nil if klass.singleton_class? || klass.abstract_class?
+          return nil unless Rails.native_attribute_names?(klass)
+
+          # Generated readers exist once the attribute methods are defined
+          # (ActiveRecord does it on the first instance).
+          klass.define_attribute_methods
+          types = klass.attribute_types
+          readers = {}
+          casts = {}
+          methods = [[:attribute_names, klass.instance_method(:attribute_names)]]
+          types.each do |name, type|
+            next unless name.is_a?(::String)
+
+            casts[name.dup.freeze] = DbCast.descriptor(type)
+            kind = Rails.attribute_reader(klass, name)
+            next unless kind
+
+            readers[name.dup.freeze] = kind == :primary_key ? READER_PRIMARY_KEY : READER_GENERATED
+            methods << [name, klass.instance_method(name)]
+          end
+          sti = klass._has_attribute?(klass.inheritance_column) ? klass.inheritance_column.to_s.dup.freeze : nil
+          Plan.new([types, readers.freeze, sti, casts.freeze].freeze, types, methods.freeze)
+        rescue ::ActiveRecord::ActiveRecordError, NameError
+          nil
+        end
+      end
+    end
+  end
+end
