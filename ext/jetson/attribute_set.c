@@ -27,7 +27,6 @@ static struct {
     VALUE mRecordPlan;
 } h;
 
-enum reader_kind { READER_RUBY = 0, READER_GENERATED = 1, READER_PRIMARY_KEY = 2 };
 enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_SIZE };
 
 /* Hash lookups below must not run Ruby code (a key's #hash or #eql?):
@@ -154,7 +153,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
         VALUE name = row->names[i];
         l->names[i] = name;
         VALUE reader = rb_hash_lookup2(readers, name, Qnil);
-        l->readers[i] = FIXNUM_P(reader) ? (unsigned char)FIX2LONG(reader) : READER_RUBY;
+        l->readers[i] = FIXNUM_P(reader) ? (unsigned char)(FIX2LONG(reader) & 7) : 0;
         /* LazyAttributeSet's additional_types.fetch(name, types[name]) */
         VALUE descriptor = Qnil;
         VALUE extra_type = RHASH_SIZE(additional) ? rb_hash_lookup2(additional, name, Qundef) : Qundef;
@@ -303,10 +302,10 @@ enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE recor
 {
     const struct jt_attribute_layout *l = row->layout;
     int column = row->columns[i];
-    enum reader_kind kind = (enum reader_kind)l->readers[column];
-    if (kind == READER_RUBY) return JT_ATTRIBUTE_READER;
+    int kind = l->readers[column] & JT_READER_KIND;
+    if (!kind) return JT_ATTRIBUTE_READER;
     VALUE name = row->names[i];
-    if (kind == READER_PRIMARY_KEY) {
+    if (kind == JT_READER_PRIMARY_KEY) {
         /* id reads @primary_key, the class's primary key when the record was built. */
         VALUE key = rb_attr_get(record, h.ivar_primary_key);
         if (key != name && (!plain_string(key) || !jt_same_string(key, name))) return JT_ATTRIBUTE_READER;

@@ -13,6 +13,13 @@
  * answered "ask Ruby". Per-call state, on the generator's stack. */
 
 #define JT_ATTRIBUTE_NAMES_MAX 64
+
+/* A column's reader, as the model plan gives it (RecordPlan::READER_*):
+ * ActiveRecord's generated reader or its primary key's id, public or not. */
+#define JT_READER_GENERATED 1
+#define JT_READER_PRIMARY_KEY 2
+#define JT_READER_KIND 3
+#define JT_READER_PUBLIC 4
 #define JT_ATTRIBUTE_CLASSES 8
 #define JT_ATTRIBUTE_LAYOUTS 8
 
@@ -25,7 +32,7 @@ struct jt_attribute_layout {
     size_t types_size, additional_size;
     long count;
     VALUE names[JT_ATTRIBUTE_NAMES_MAX];
-    unsigned char readers[JT_ATTRIBUTE_NAMES_MAX]; /* RecordPlan's READER_*, 0: Ruby's */
+    unsigned char readers[JT_ATTRIBUTE_NAMES_MAX]; /* JT_READER_*, 0: Ruby's */
     VALUE descriptors[JT_ATTRIBUTE_NAMES_MAX];     /* keep each cast's labels alive */
     jt_db_cast casts[JT_ATTRIBUTE_NAMES_MAX];
 };

@@ -21,6 +21,8 @@ static void builder_mark(void *ptr)
     rb_gc_mark(b->captured.value);
     rb_gc_mark(b->key_formatter);
     rb_gc_mark(b->records_class);
+    rb_gc_mark(b->casts);
+    rb_gc_mark(b->record_reader);
 }
 
 static void builder_free(void *ptr)
@@ -55,6 +57,8 @@ static VALUE builder_alloc(VALUE klass)
     b->self = self;
     b->key_formatter = Qnil;
     b->records_class = Qnil;
+    b->casts = Qnil;
+    b->record_reader = Qnil;
     /* Key methods stand for method_missing only where method_missing is
      * Jetson::Builder's (a subclass may have its own: see builder_key_method). */
     b->own_method_missing = klass == jb.cBuilder || RTEST(rb_funcall(jb.cBuilder, jb.id_own_method_missing_p, 1, klass));
@@ -232,9 +236,19 @@ static VALUE extract(VALUE data)
 {
     struct extract *x = (struct extract *)data;
     bool hash = jb_hash_p(x->object);
+    /* An ActiveRecord record: its attributes from its attribute set. */
+    jb_record_row rr;
+    bool record = !hash && jb_record_read(jb_get(x->self), x->object, &rr);
     for (int i = 0; i < x->argc; i++) {
         VALUE name = x->argv[i];
         VALUE value;
+        jb_slot slot;
+        if (record && jb_record_slot(jb_get(x->self), &rr, name, &slot)) {
+            jb_set_value(jb_get(x->self), name, slot);
+            RB_GC_GUARD(slot.value);
+            continue;
+        }
+        rr.fresh = false; /* Ruby code runs */
         if (hash) {
             value = rb_funcall(x->object, jb.id_fetch, 1, name);
         } else if (RB_SYMBOL_P(name) || RB_TYPE_P(name, T_STRING)) {
@@ -717,4 +731,5 @@ void jt_init_builder(void)
     rb_define_private_method(c, "_key", builder_key, 1);
     rb_define_private_method(c, "_encode", builder_encode, -1);
     jt_init_builder_fragments();
+    jt_init_builder_records();
 }

@@ -14,6 +14,7 @@
  * builder.c: the DSL methods. */
 
 #include "jetson.h"
+#include "attribute_set.h"
 
 struct jt_gen;
 
@@ -23,6 +24,11 @@ struct jt_gen;
  * jt_raw_json_fragment_p, and split into members only when Jbuilder's
  * semantics need them (see jb_adopt_hash). */
 enum { JB_LEAF = -1, JB_BLANK = -2, JB_RAW = -3 };
+/* A cast leaf (builder_records.c): value is a raw database value, and
+ * JB_CAST_BASE - node the index of its cast's snapshot in the builder's
+ * casts. Like any leaf it is a value, never a container. */
+#define JB_CAST_BASE (-4)
+#define JB_CAST_MAX (1L << 30)
 typedef struct jb_slot {
     VALUE value; /* the leaf's value or the fragment's frozen text; Qnil otherwise */
     int32_t node;
@@ -77,6 +83,9 @@ typedef struct jb_builder {
     /* What the last _capture! block built, kept until it is merged or
      * written as JSON (cache! writes its fragment between the two). */
     jb_slot captured;
+    /* builder_records.c: the snapshots of cast leaves' casts (an Array, or
+     * Qnil), and the reader of records' attribute sets (or Qnil). */
+    VALUE casts, record_reader;
 } jb_builder;
 
 typedef struct jb_key {
@@ -111,6 +120,7 @@ static inline jb_slot jb_leaf(VALUE v) { return (jb_slot){ .value = v, .node = J
 static inline jb_slot jb_blank(void) { return (jb_slot){ .value = Qnil, .node = JB_BLANK }; }
 static inline jb_slot jb_raw(VALUE text) { return (jb_slot){ .value = text, .node = JB_RAW }; }
 static inline bool jb_is_blank(jb_slot s) { return s.node == JB_BLANK; }
+static inline bool jb_is_cast(jb_slot s) { return s.node <= JB_CAST_BASE; }
 /* A raw fragment is always an object or an array (scalars are decoded when a
  * fragment is split), so it is never nil. */
 static inline bool jb_is_nil(jb_slot s) { return s.node == JB_LEAF && NIL_P(s.value); }
@@ -149,5 +159,21 @@ VALUE jb_yield_self(VALUE self);
 VALUE jb_format_keys(jb_builder *b, VALUE value);
 void jb_merge_into_current(VALUE self, jb_slot updates);
 void jt_init_builder_fragments(void);
+
+/* builder_records.c: extract! on ActiveRecord records. A record's row, read
+ * once per extract! (fresh: no Ruby code has run since). */
+typedef struct jb_record_row {
+    VALUE reader, record;
+    bool fresh;
+    jt_attribute_row row;
+} jb_record_row;
+bool jb_record_read(jb_builder *b, VALUE object, jb_record_row *rr);
+/* The slot extract! sets for `name` (a value, or a cast leaf); false when
+ * public_send has to run. */
+bool jb_record_slot(jb_builder *b, jb_record_row *rr, VALUE name, jb_slot *slot);
+/* A cast leaf's value as the reader would have given it, and its JSON. */
+VALUE jb_cast_value(jb_builder *b, jb_slot s);
+void jb_write_cast(struct jt_gen *g, jb_builder *b, jb_slot s);
+void jt_init_builder_records(void);
 
 #endif

@@ -111,7 +111,7 @@ static bool is_empty(jb_builder *b, jb_slot s)
     if (s.node >= 0) return b->nodes[s.node].count == 0;
     if (s.node == JB_BLANK) return true;
     if (s.node == JB_RAW) return jt_raw_json_empty_p(RSTRING_PTR(s.value), RSTRING_LEN(s.value));
-    return RTEST(rb_funcall(s.value, jb.id_empty_p, 0));
+    return RTEST(rb_funcall(jb_materialize(b, s), jb.id_empty_p, 0));
 }
 
 /* ActiveSupport's `value.present?`, for cache_root!'s "nothing written yet". */
@@ -120,7 +120,7 @@ bool jb_present(jb_builder *b, jb_slot s)
     if (s.node >= 0) return b->nodes[s.node].count > 0;
     if (s.node == JB_BLANK) return false;
     if (s.node == JB_RAW) return !jt_raw_json_empty_p(RSTRING_PTR(s.value), RSTRING_LEN(s.value));
-    return RTEST(rb_funcall(s.value, jb.id_present_p, 0));
+    return RTEST(rb_funcall(jb_materialize(b, s), jb.id_present_p, 0));
 }
 
 /* A fragment read back from a cache (checked by the caller with
@@ -359,6 +359,7 @@ VALUE jb_materialize(jb_builder *b, jb_slot s)
     if (s.node == JB_LEAF) return s.value;
     if (s.node == JB_BLANK) return jb.blank;
     if (s.node == JB_RAW) return rb_funcall(b->self, jb.id_parse_json, 1, s.value);
+    if (jb_is_cast(s)) return jb_cast_value(b, s);
     int32_t node = s.node;
     if (b->nodes[node].kind == JB_ARRAY) {
         VALUE ary = rb_ary_new_capa(b->nodes[node].count);
@@ -433,6 +434,8 @@ static void write_slot(jt_gen *g, jb_builder *b, jb_slot s)
         jt_buffer_append(g->buf, RSTRING_PTR(s.value), (size_t)RSTRING_LEN(s.value));
     } else if (s.node == JB_BLANK) {
         jt_gen_value(g, jb.blank);
+    } else if (jb_is_cast(s)) {
+        jb_write_cast(g, b, s);
     } else if (b->nodes[s.node].kind == JB_ARRAY) {
         write_array(g, b, s.node);
     } else if (RB_UNLIKELY(b->nodes[s.node].other_keys)) {

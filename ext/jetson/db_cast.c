@@ -57,6 +57,12 @@ bool jt_db_context_ready(jt_gen *g, jt_db_context *c)
 {
     if (RB_LIKELY(c->known >= 0)) return c->known;
     jt_before_ruby(g);
+    return jt_db_context_load(c);
+}
+
+bool jt_db_context_load(jt_db_context *c)
+{
+    if (c->known >= 0) return c->known;
     VALUE context = rb_funcall(h.mDbCast, h.context, 0);
     c->known = RB_TYPE_P(context, T_ARRAY) && RARRAY_LEN(context) >= 5;
     if (!c->known) return false;
@@ -89,10 +95,10 @@ static bool class_stock(jt_gen *g, signed char *known, VALUE klass, enum jt_rail
  * a Time at a fixed offset, or a TimeWithZone in Time.zone. */
 enum presentation { SHOW_UTC, SHOW_LOCAL, SHOW_OFFSET, SHOW_ZONE };
 
-static const struct jt_db_period *cached_period(struct jt_db_period *cache, int count, int64_t secs)
+static const struct jt_db_period *cached_period(struct jt_db_period *cache, int count, VALUE zone, int64_t secs)
 {
     for (int i = 0; i < count; i++) {
-        if (cache[i].from <= secs && secs < cache[i].to) return &cache[i];
+        if (cache[i].zone == zone && cache[i].from <= secs && secs < cache[i].to) return &cache[i];
     }
     return NULL;
 }
@@ -118,12 +124,13 @@ static bool int64_of(VALUE v, int64_t fallback, int64_t *out)
 /* The zone's period at secs (Time.zone's TZInfo data). */
 static const struct jt_db_period *zone_period(jt_gen *g, jt_db_context *c, int64_t secs)
 {
-    const struct jt_db_period *p = cached_period(c->zone_periods, c->zone_period_count, secs);
+    const struct jt_db_period *p = cached_period(c->zone_periods, c->zone_period_count, c->zone, secs);
     if (p) return p;
     jt_before_ruby(g);
     VALUE found = rb_funcall(h.mDbCast, h.zone_period, 2, c->zone, LL2NUM(secs));
     if (!RB_TYPE_P(found, T_ARRAY) || RARRAY_LEN(found) != 4 || !FIXNUM_P(RARRAY_AREF(found, 2))) return NULL;
-    struct jt_db_period period = {.offset = (int32_t)FIX2LONG(RARRAY_AREF(found, 2)), .utc = RTEST(RARRAY_AREF(found, 3))};
+    struct jt_db_period period = {.zone = c->zone, .offset = (int32_t)FIX2LONG(RARRAY_AREF(found, 2)),
+                                  .utc = RTEST(RARRAY_AREF(found, 3))};
     if (!int64_of(RARRAY_AREF(found, 0), INT64_MIN, &period.from) || !int64_of(RARRAY_AREF(found, 1), INT64_MAX, &period.to) ||
         !(period.from <= secs && secs < period.to)) {
         return NULL;
@@ -135,12 +142,12 @@ static const struct jt_db_period *zone_period(jt_gen *g, jt_db_context *c, int64
 /* The system's local offset at secs (what Time#getlocal shows). */
 static const struct jt_db_period *local_period(jt_gen *g, jt_db_context *c, int64_t secs)
 {
-    const struct jt_db_period *p = cached_period(c->local_periods, c->local_period_count, secs);
+    const struct jt_db_period *p = cached_period(c->local_periods, c->local_period_count, Qnil, secs);
     if (p) return p;
     jt_before_ruby(g);
     VALUE found = rb_funcall(h.mDbCast, h.local_period, 1, LL2NUM(secs));
     if (!RB_TYPE_P(found, T_ARRAY) || RARRAY_LEN(found) != 3 || !FIXNUM_P(RARRAY_AREF(found, 2))) return NULL;
-    struct jt_db_period period = {.offset = (int32_t)FIX2LONG(RARRAY_AREF(found, 2)), .utc = false};
+    struct jt_db_period period = {.zone = Qnil, .offset = (int32_t)FIX2LONG(RARRAY_AREF(found, 2)), .utc = false};
     if (!int64_of(RARRAY_AREF(found, 0), INT64_MIN, &period.from) || !int64_of(RARRAY_AREF(found, 1), INT64_MAX, &period.to) ||
         !(period.from <= secs && secs < period.to)) {
         return NULL;

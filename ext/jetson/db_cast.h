@@ -67,6 +67,7 @@ typedef struct jt_db_context {
      * periods are the zone's (TZInfo), local ones the system's; shifts turn
      * a local civil hour into its instant (Time.local). */
     struct jt_db_period {
+        VALUE zone; /* whose period (Qnil: the system's) */
         int64_t from, to;
         int32_t offset;
         bool utc;
@@ -88,6 +89,8 @@ JT_INLINE void jt_db_context_init(jt_db_context *c)
 
 /* Reads the call's context (once); false without ActiveRecord. */
 bool jt_db_context_ready(struct jt_gen *g, jt_db_context *c);
+/* The same outside a generator call (the builder's extract!). */
+bool jt_db_context_load(jt_db_context *c);
 
 /* Writes what cast makes of raw (a value of the record's @values) as
  * ActiveSupport encodes it, and returns true; or returns false with nothing

@@ -129,7 +129,7 @@ module Jetson
 
     def initialize(key_formatter: @@key_formatter, ignore_nil: @@ignore_nil, deep_format_keys: @@deep_format_keys)
       _setup(key_formatter, ignore_nil, deep_format_keys)
-      yield self if defined?(yield)
+      _share_records { yield self } if defined?(yield)
     end
 
     # Key format for this builder; restored at the end of each block.

@@ -64,21 +64,37 @@ module Jetson
         end
       end
 
-      @descriptors = ObjectSpace::WeakMap.new
+      # Descriptors by type object. Types live as long as their model's
+      # schema (or a connection's type map); a schema reload makes new ones,
+      # so the cache is emptied when it grows past what a few reloads leave.
+      @descriptors = {}.compare_by_identity
       @lock = Mutex.new
+      DESCRIPTORS_MAX = 10_000
 
       class << self
         # [kind, seconds precision or -1, decimal scale or nil, time zone aware,
         # timezone (:utc, :local, or nil for ActiveRecord.default_timezone),
-        # enum labels (Hash of database value => label) or nil, enum subkind],
-        # or NONE. Made once per type object.
+        # enum labels (Hash of database value => label) or nil, enum subkind,
+        # the type], or NONE. Made once per type object.
         def descriptor(type)
           found = @descriptors[type]
           return found if found
 
           made = describe(type) || NONE
-          @lock.synchronize { @descriptors[type] = made }
+          @lock.synchronize do
+            @descriptors.clear if @descriptors.size >= DESCRIPTORS_MAX
+            @descriptors[type] = made
+          end
           made
+        end
+
+        # A cast leaf's value (ext/jetson/builder_records.c), where the
+        # builder needs the object the reader would have given: the type's
+        # cast of raw under the snapshot's Time.zone.
+        def materialize(snapshot, raw)
+          descriptor, zone = snapshot
+          type = descriptor[7]
+          descriptor[3] ? ::Time.use_zone(zone) { type.deserialize(raw) } : type.deserialize(raw)
         end
 
         # What a cast reads from the moment of the call: nil without
@@ -146,6 +162,11 @@ module Jetson
         private
 
         def describe(type)
+          found = describe_cast(type)
+          found && (found + [type]).freeze
+        end
+
+        def describe_cast(type)
           zone_aware = false
           if type.instance_of?(::ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter)
             return nil unless stock_converter?
@@ -173,7 +194,7 @@ module Jetson
           timezone = time_kind?(kind) ? type.instance_variable_get(:@timezone) : nil
           return nil unless [nil, :utc, :local].include?(timezone)
 
-          [kind, precision || -1, scale, zone_aware, timezone, nil, 0].freeze
+          [kind, precision || -1, scale, zone_aware, timezone, nil, 0]
         end
 
         def time_kind?(kind)
@@ -197,7 +218,7 @@ module Jetson
 
             labels[value.frozen? ? value : value.dup.freeze] = label unless labels.key?(value)
           end
-          [KIND_ENUM, -1, nil, false, nil, labels.freeze, subkind].freeze
+          [KIND_ENUM, -1, nil, false, nil, labels.freeze, subkind]
         end
 
         def stock_converter?

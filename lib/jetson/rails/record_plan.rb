@@ -20,6 +20,8 @@ module Jetson
       # type (DbCast.descriptor).
       READER_GENERATED = 1
       READER_PRIMARY_KEY = 2
+      # Added when the reader is public (public_send may call it: extract!).
+      READER_PUBLIC = 4
 
       Plan = Struct.new(:native, :types, :methods) do
         # Still what the model runs: the same types, the same readers.
@@ -78,7 +80,9 @@ module Jetson
             kind = Rails.attribute_reader(klass, name)
             next unless kind
 
-            readers[name.dup.freeze] = kind == :primary_key ? READER_PRIMARY_KEY : READER_GENERATED
+            reader = kind == :primary_key ? READER_PRIMARY_KEY : READER_GENERATED
+            reader |= READER_PUBLIC if klass.public_method_defined?(name)
+            readers[name.dup.freeze] = reader
             methods << [name, klass.instance_method(name)]
           end
           sti = klass._has_attribute?(klass.inheritance_column) ? klass.inheritance_column.to_s.dup.freeze : nil
