@@ -22,7 +22,7 @@
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
-        ivar_primary_key;
+        ivar_primary_key, ivar_default_attributes;
     ID attribute_set_classes, stock_attribute_class_p, record_plan_for, descriptor;
     VALUE mRecordPlan;
 } h;
@@ -102,62 +102,86 @@ VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
     return plain_string(sti) ? sti : Qnil;
 }
 
-struct types_check {
-    VALUE values;
-    bool within;
+/* The names of types' that values lacks: an attribute the model declares
+ * (the attributes API) or a column the query did not select. LazyAttributeSet
+ * builds it from the builder's default_attributes (a plain Hash: the
+ * declared ones and the primary key), initialized or not; without an entry
+ * there it is uninitialized, so not one of attribute_names. */
+struct extra_names {
+    jt_attribute_access *a;
+    VALUE values, defaults;
+    struct jt_attribute_layout *layout;
+    bool unreadable;
 };
 
-static int type_in_values_i(VALUE key, VALUE value, VALUE data)
+static int extra_name_i(VALUE key, VALUE type, VALUE data)
 {
-    struct types_check *check = (struct types_check *)data;
-    if (!plain_string(key) || rb_hash_lookup2(check->values, key, Qundef) == Qundef) {
-        check->within = false;
+    struct extra_names *x = (struct extra_names *)data;
+    if (!plain_string(key)) {
+        x->unreadable = true;
         return ST_STOP;
     }
+    if (rb_hash_lookup2(x->values, key, Qundef) != Qundef) return ST_CONTINUE;
+    VALUE attribute = rb_hash_lookup2(x->defaults, key, Qundef);
+    if (attribute == Qundef) return ST_CONTINUE;
+    int state = attribute_state(x->a, attribute);
+    if (state < 0 || x->layout->count == JT_ATTRIBUTE_NAMES_MAX) {
+        x->unreadable = true;
+        return ST_STOP;
+    }
+    /* Its value is the default's (a Proc's, maybe): its reader runs. */
+    if (state) x->layout->names[x->layout->count++] = key;
     return ST_CONTINUE;
 }
 
 /* The layout of the row (its values' key objects, in order), found among
- * those met in this call or worked out: NULL when the row's attributes are
- * not values' keys alone (a name of types' that values lacks is initialized
- * or not by the model's defaults: left to Ruby). */
+ * those met in this call or worked out; NULL when Ruby has to answer. */
 static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALUE klass, VALUE plan, VALUE types,
-                                                    VALUE values, VALUE additional, const jt_attribute_row *row)
+                                                    VALUE values, VALUE additional, VALUE defaults,
+                                                    const jt_attribute_row *row)
 {
     for (int i = 0; i < a->layout_count; i++) {
         struct jt_attribute_layout *l = &a->layouts[i];
         if (l->klass == klass && l->types == types && l->additional == additional && l->plan == plan &&
-            l->types_size == RHASH_SIZE(types) && l->additional_size == RHASH_SIZE(additional) &&
-            l->count == row->count && memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
+            l->defaults == defaults && l->types_size == RHASH_SIZE(types) &&
+            l->additional_size == RHASH_SIZE(additional) && l->value_count == row->count &&
+            memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
             return l;
         }
     }
-    struct types_check check = {.values = values, .within = true};
-    rb_hash_foreach(types, type_in_values_i, (VALUE)&check);
-    if (!check.within) return NULL;
     if (!a->layouts) {
         /* A GC-marked buffer (imemo tmpbuf): the layouts hold VALUEs. */
         a->layouts = rb_alloc_tmp_buffer(&a->layouts_holder, sizeof(struct jt_attribute_layout) * JT_ATTRIBUTE_LAYOUTS);
     }
     int slot = a->layout_count < JT_ATTRIBUTE_LAYOUTS ? a->layout_count++ : JT_ATTRIBUTE_LAYOUTS - 1;
     struct jt_attribute_layout *l = &a->layouts[slot];
+    l->value_count = -1; /* not found by a lookup until complete */
     l->klass = klass;
     l->types = types;
     l->additional = additional;
     l->plan = plan;
+    l->defaults = defaults;
     l->types_size = RHASH_SIZE(types);
     l->additional_size = RHASH_SIZE(additional);
-    l->count = 0; /* not found by a lookup until complete */
+    memcpy(l->names, row->names, sizeof(VALUE) * (size_t)row->count);
+    l->count = row->count;
+    if (RHASH_SIZE(types) > 0) {
+        if (!plain_hash(defaults)) return NULL;
+        struct extra_names x = {.a = a, .values = values, .defaults = defaults, .layout = l, .unreadable = false};
+        rb_hash_foreach(types, extra_name_i, (VALUE)&x);
+        if (x.unreadable) return NULL;
+    }
     VALUE readers = RARRAY_AREF(plan, PLAN_READERS), casts = RARRAY_AREF(plan, PLAN_CASTS);
-    for (long i = 0; i < row->count; i++) {
-        VALUE name = row->names[i];
-        l->names[i] = name;
+    for (long i = 0; i < l->count; i++) {
+        VALUE name = l->names[i];
         VALUE reader = rb_hash_lookup2(readers, name, Qnil);
         l->readers[i] = FIXNUM_P(reader) ? (unsigned char)(FIX2LONG(reader) & 7) : 0;
         /* LazyAttributeSet's additional_types.fetch(name, types[name]) */
         VALUE descriptor = Qnil;
         VALUE extra_type = RHASH_SIZE(additional) ? rb_hash_lookup2(additional, name, Qundef) : Qundef;
-        if (extra_type != Qundef) {
+        if (i >= row->count) {
+            descriptor = Qnil; /* no raw value */
+        } else if (extra_type != Qundef) {
             descriptor = rb_funcall(h.mRecordPlan, h.descriptor, 1, extra_type);
         } else {
             descriptor = rb_hash_lookup2(casts, name, Qnil);
@@ -165,7 +189,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
         l->descriptors[i] = descriptor;
         jt_db_cast_read(descriptor, &l->casts[i]);
     }
-    l->count = row->count;
+    l->value_count = row->count;
     return l;
 }
 
@@ -245,6 +269,7 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     VALUE attributes = rb_attr_get(set, h.ivar_attributes);
     VALUE additional = rb_attr_get(set, h.ivar_additional_types);
     VALUE casted = rb_attr_get(set, h.ivar_casted_values);
+    VALUE defaults = rb_attr_get(set, h.ivar_default_attributes);
     if (!plain_hash(values) || !plain_hash(types) || !plain_hash(attributes) || !plain_hash(additional) ||
         !plain_hash(casted)) {
         return false;
@@ -252,16 +277,24 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     /* Planned for these types: a record loaded before a schema reload is read through Ruby. */
     if (types != RARRAY_AREF(plan, PLAN_TYPES)) return false;
 
-    /* (values.keys | types.keys | @attributes.keys): values' keys, when
-     * types' and @attributes' are among them (see row_layout). */
+    /* (values.keys | types.keys | @attributes.keys): values' keys, then
+     * types' initialized ones (see row_layout), when @attributes' are among
+     * them. */
     row->set = set;
     row->count = 0;
     row->casted = RHASH_SIZE(casted) ? casted : Qnil;
     struct row_fill fill = {.row = row, .hint = 0, .unreadable = false};
     rb_hash_foreach(values, value_key_i, (VALUE)&fill);
     if (fill.unreadable) return false;
-    row->layout = row_layout(a, klass, plan, types, values, additional, row);
+    row->layout = row_layout(a, klass, plan, types, values, additional, defaults, row);
     if (!row->layout) return false;
+    for (long i = row->count; i < row->layout->count; i++) {
+        row->names[i] = row->layout->names[i];
+        row->attributes[i] = Qundef;
+        row->raws[i] = Qundef;
+        row->columns[i] = (unsigned char)i;
+    }
+    row->count = row->layout->count;
     if (RHASH_SIZE(attributes) == 0) return true;
     rb_hash_foreach(attributes, attribute_key_i, (VALUE)&fill);
     if (fill.unreadable) return false;
@@ -356,6 +389,7 @@ void jt_init_attribute_set(void)
     h.ivar_casted_values = rb_intern("@casted_values");
     h.ivar_value = rb_intern("@value");
     h.ivar_primary_key = rb_intern("@primary_key");
+    h.ivar_default_attributes = rb_intern("@default_attributes");
     h.attribute_set_classes = rb_intern("attribute_set_classes");
     h.stock_attribute_class_p = rb_intern("stock_attribute_class?");
     h.record_plan_for = rb_intern("for");

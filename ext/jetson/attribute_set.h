@@ -28,8 +28,9 @@
  * once per call: each column's reader (from the plan) and cast (from its
  * type's descriptor). */
 struct jt_attribute_layout {
-    VALUE klass, types, additional, plan;
+    VALUE klass, types, additional, plan, defaults;
     size_t types_size, additional_size;
+    long value_count; /* values' names, then types' initialized ones up to count */
     long count;
     VALUE names[JT_ATTRIBUTE_NAMES_MAX];
     unsigned char readers[JT_ATTRIBUTE_NAMES_MAX]; /* JT_READER_*, 0: Ruby's */

@@ -477,8 +477,39 @@ static bool blank_string(VALUE str)
     return true;
 }
 
-static bool write_integer(jt_gen *g, VALUE raw)
+static bool split_decimal(const char *p, long len, bool *negative, const char **int_part, long *int_len,
+                          const char **frac, long *frac_len);
+static VALUE decimal_text(jt_gen *g, jt_db_context *c, VALUE raw);
+
+/* BigDecimal#to_i of a decimal column without scale (DecimalWithoutScale):
+ * the integer digits of its text, truncated toward zero. */
+static bool write_decimal_integer(jt_gen *g, jt_db_context *c, VALUE raw)
 {
+    VALUE text = decimal_text(g, c, raw);
+    if (NIL_P(text)) return false;
+    bool negative;
+    const char *int_part, *frac;
+    long int_len, frac_len;
+    char copy[200];
+    long len = RSTRING_LEN(text);
+    if (len >= (long)sizeof(copy)) return false;
+    memcpy(copy, RSTRING_PTR(text), (size_t)len);
+    RB_GC_GUARD(text);
+    if (!split_decimal(copy, len, &negative, &int_part, &int_len, &frac, &frac_len)) return false;
+    while (int_len > 1 && int_part[0] == '0') {
+        int_part++;
+        int_len--;
+    }
+    bool zero = int_len == 1 && int_part[0] == '0';
+    jt_buffer_reserve(g->buf, (size_t)int_len + 1);
+    if (negative && !zero) jt_buffer_push_unsafe(g->buf, '-');
+    jt_buffer_append(g->buf, int_part, (size_t)int_len);
+    return true;
+}
+
+static bool write_integer(jt_gen *g, jt_db_context *c, VALUE raw)
+{
+    if (RB_TYPE_P(raw, T_DATA)) return write_decimal_integer(g, c, raw);
     if (RB_INTEGER_TYPE_P(raw)) {
         jt_gen_value(g, raw);
         return true;
@@ -595,6 +626,16 @@ static bool split_decimal(const char *p, long len, bool *negative, const char **
     return i == len;
 }
 
+/* A BigDecimal's text, as to_s("F") writes it; nil for another object. */
+static VALUE decimal_text(jt_gen *g, jt_db_context *c, VALUE raw)
+{
+    VALUE klass = g->rails->big_decimal;
+    if (NIL_P(klass) || CLASS_OF(raw) != klass || !class_stock(g, &c->decimal_stock, klass, JT_RAILS_DECIMAL)) return Qnil;
+    jt_before_ruby(g);
+    VALUE text = rb_funcall(raw, jt.id_to_s, 0); /* ActiveSupport's to_s: "F" */
+    return RB_TYPE_P(text, T_STRING) ? text : Qnil;
+}
+
 static bool write_decimal(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE raw)
 {
     /* round(0) gives an Integer, written as a number: left to Ruby. */
@@ -604,11 +645,9 @@ static bool write_decimal(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, V
         text = rb_fix2str(raw, 10);
     } else if (RB_TYPE_P(raw, T_STRING)) {
         text = raw;
-    } else if (RB_TYPE_P(raw, T_DATA) && !NIL_P(g->rails->big_decimal) && CLASS_OF(raw) == g->rails->big_decimal) {
-        if (!class_stock(g, &c->decimal_stock, g->rails->big_decimal, JT_RAILS_DECIMAL)) return false;
-        jt_before_ruby(g);
-        text = rb_funcall(raw, jt.id_to_s, 0); /* ActiveSupport's to_s: "F" */
-        if (!RB_TYPE_P(text, T_STRING)) return false;
+    } else if (RB_TYPE_P(raw, T_DATA)) {
+        text = decimal_text(g, c, raw);
+        if (NIL_P(text)) return false;
     } else {
         return false;
     }
@@ -721,7 +760,7 @@ bool jt_db_cast_write(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE
         return true;
     }
     switch ((enum jt_cast_kind)cast->kind) {
-        case JT_CAST_INTEGER: return write_integer(g, raw);
+        case JT_CAST_INTEGER: return write_integer(g, c, raw);
         case JT_CAST_FLOAT: return write_float(g, raw);
         case JT_CAST_DECIMAL: return write_decimal(g, c, cast, raw);
         case JT_CAST_STRING:
@@ -734,6 +773,16 @@ bool jt_db_cast_write(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE
         case JT_CAST_TIME:
         case JT_CAST_TIMESTAMPTZ: return write_datetime(g, c, cast, raw);
         case JT_CAST_JSON:
+            /* deserialize: a value that is not a String is the value itself
+             * (sqlite3's NUMERIC affinity turns the text of a number into one). */
+            if (RB_INTEGER_TYPE_P(raw)) {
+                jt_gen_value(g, raw);
+                return true;
+            }
+            if (RB_FLOAT_TYPE_P(raw)) {
+                jt_rails_float(g, raw);
+                return true;
+            }
             if (!c->json_stock || !RB_TYPE_P(raw, T_STRING) || RBASIC_CLASS(raw) != rb_cString) return false;
             return jt_json_column_write(g, raw);
         case JT_CAST_UUID: return write_uuid(g, raw);

@@ -23,9 +23,12 @@ typedef struct reader {
     const char *p;
     long len, i;
     int depth;
-    /* The keys of the open objects, as slices of the text (no escapes). */
-    struct { long off, len; } keys[JSON_COLUMN_KEYS_MAX];
+    /* The keys of the open objects, decoded: slices of the text, or of the
+     * arena for keys with escapes. */
+    struct { const char *p; long len; } keys[JSON_COLUMN_KEYS_MAX];
     int key_count;
+    char arena[2048];
+    size_t arena_used;
 } reader;
 
 static inline void skip_ws(reader *r)
@@ -253,7 +256,7 @@ static bool write_object(reader *r)
     jt_buffer *b = r->g->buf;
     if (!enter(r)) return false;
     int keys_base = r->key_count;
-    bool escaped_key = false;
+    size_t arena_base = r->arena_used;
     r->i++;
     jt_buffer_push(b, '{');
     skip_ws(r);
@@ -267,19 +270,23 @@ static bool write_object(reader *r)
             bool escaped;
             if (!scan_string(r, &start, &end, &escaped)) return false;
             /* A duplicate key keeps its first position and its last value in
-             * the Hash: such objects are left to Ruby, and so are objects of
-             * more than one key where a key has escapes (comparing it would
-             * need decoding). */
-            if ((escaped || escaped_key) && !first) return false;
-            escaped_key = escaped_key || escaped;
+             * the Hash: such objects are left to Ruby. Keys are compared
+             * decoded. */
+            const char *key = r->p + start;
+            size_t key_len = (size_t)(end - start);
+            if (escaped) {
+                if (key_len > sizeof(r->arena) - r->arena_used) return false;
+                char *decoded = r->arena + r->arena_used;
+                if (!unescape(r->p, start, end, decoded, &key_len)) return false;
+                r->arena_used += key_len;
+                key = decoded;
+            }
             for (int k = keys_base; k < r->key_count; k++) {
-                if (r->keys[k].len == end - start && memcmp(r->p + r->keys[k].off, r->p + start, (size_t)(end - start)) == 0) {
-                    return false;
-                }
+                if ((size_t)r->keys[k].len == key_len && memcmp(r->keys[k].p, key, key_len) == 0) return false;
             }
             if (r->key_count == JSON_COLUMN_KEYS_MAX) return false;
-            r->keys[r->key_count].off = escaped ? -1 : start;
-            r->keys[r->key_count].len = escaped ? -1 : end - start;
+            r->keys[r->key_count].p = key;
+            r->keys[r->key_count].len = (long)key_len;
             r->key_count++;
             if (!first) jt_buffer_push(b, ',');
             if (!write_string(r, start, end, escaped)) return false;
@@ -300,6 +307,7 @@ static bool write_object(reader *r)
     }
     jt_buffer_push(b, '}');
     r->key_count = keys_base;
+    r->arena_used = arena_base;
     r->depth--;
     return true;
 }
@@ -372,7 +380,8 @@ bool jt_json_column_write(jt_gen *g, VALUE text)
     if (!containers_stock(g)) return false;
     /* The reader is large (its key slices); one per call would do, but a
      * JSON column is rare enough that the stack is the simplest owner. */
-    reader r = {.g = g, .p = RSTRING_PTR(text), .len = RSTRING_LEN(text), .i = 0, .depth = 0, .key_count = 0};
+    reader r = {.g = g, .p = RSTRING_PTR(text), .len = RSTRING_LEN(text), .i = 0, .depth = 0, .key_count = 0,
+                .arena_used = 0};
     size_t mark = g->buf->len;
     bool ok = write_value(&r);
     if (ok) {

@@ -46,7 +46,8 @@ module Jetson
                        [ActiveSupport::TimeWithZone, :formatted_offset], [::Time, :strftime]],
       date: [[::Date, :as_json], [::Date, :strftime]],
       float: [[::Float, :as_json]],
-      decimal: [[::BigDecimal, :as_json], [::BigDecimal, :to_s]],
+      # to_s is the "F" format ActiveSupport prepends.
+      decimal: [[::BigDecimal, :as_json], [ActiveSupport::BigDecimalWithDefaultFormat, :to_s]],
       hash: [[::Hash, :as_json]],
       array: [[::Array, :as_json]]
     }.transform_values { |list| capture_methods(list) }.freeze

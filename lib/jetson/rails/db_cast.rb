@@ -15,9 +15,15 @@ module Jetson
       NONE = [0].freeze
 
       # Type classes cast natively, by kind. Exact classes only: a subclass
-      # may override any step of the cast.
+      # may override any step of the cast. Worked out again when an adapter
+      # is loaded after the first call (its classes are defined then).
       def self.type_classes
-        @type_classes ||= begin
+        adapters = ::ActiveRecord::ConnectionAdapters
+        loaded = [defined?(adapters::SQLite3Adapter::SQLite3Integer), defined?(adapters::PostgreSQL::OID::Timestamp)]
+        return @type_classes if @type_classes && @type_classes_for == loaded
+
+        @type_classes_for = loaded
+        @type_classes = begin
           model = ::ActiveModel::Type
           record = ::ActiveRecord::Type
           classes = {

@@ -1,0 +1,77 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "jetson/rails"
+require "support/differential"
+require "support/record_matrix"
+
+# Rails mode on ActiveRecord as apps pass it, on real databases: every query
+# of RecordMatrix under every combination of settings, encoded with
+# ActiveSupport's own encoder and with Jetson::RailsEncoder, each on records
+# loaded for it alone (so Jetson meets values no one has read), bytes
+# compared. The one accepted difference is the documented float digits
+# (Differential.float_only_difference); such calls are counted and printed.
+#
+#   JETSON_RECORDS_SEED=S  the rows' seed (default 20261125)
+class RecordsRailsModeTest < Minitest::Test
+  STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
+
+  def teardown
+    ActiveSupport.json_encoder = STOCK
+  end
+
+  # [:ok, bytes] or [:error, class, message]
+  def outcome(encoder, query, options)
+    ActiveSupport.json_encoder = encoder
+    value = query.call
+    [:ok, ActiveSupport::JSON.encode(value, options)]
+  rescue StandardError => e
+    [:error, e.class.name, e.message.gsub(/0x\h+/, "0x…")]
+  ensure
+    ActiveSupport.json_encoder = STOCK
+  end
+
+  def compare(label, query, options, floats)
+    stock = outcome(STOCK, query, options)
+    jetson = outcome(Jetson::RailsEncoder, query, options)
+    pairs = stock[0] == :ok && jetson[0] == :ok && stock != jetson && Differential.float_only_difference(stock[1], jetson[1])
+    floats << [label, pairs] if pairs
+    assert stock == jetson || pairs, "#{label}\n stock:  #{stock.inspect[0, 3000]}\n jetson: #{jetson.inspect[0, 3000]}\n" \
+          "#{first_difference(stock.last.to_s, jetson.last.to_s)}"
+  end
+
+  def first_difference(a, b)
+    i = (0...[a.size, b.size].min).find { |k| a[k] != b[k] } || [a.size, b.size].min
+    "first difference at byte #{i}: stock ...#{a[[i - 80, 0].max, 160].inspect} jetson ...#{b[[i - 80, 0].max, 160].inspect}"
+  end
+
+  RecordMatrix::ADAPTERS.each do |adapter|
+    define_method(:"test_#{adapter}") do
+      found = RecordMatrix.databases.assoc(adapter)
+      skip "#{adapter}: #{found[1]}" unless found[1].is_a?(Hash)
+
+      world = RecordMatrix.world(adapter)
+      floats = []
+      calls = 0
+      [true, false].each do |aware|
+        models = world.models.fetch(aware)
+        RecordMatrix::COMBOS.each do |combo|
+          saved = RecordMatrix.apply(combo)
+          begin
+            RecordMatrix::QUERIES.each do |name, (build, option_sets)|
+              option_sets.each do |options|
+                calls += 1
+                label = "#{adapter} #{aware ? 'zone aware' : 'not zone aware'} #{combo.inspect} #{name} #{options.inspect}"
+                compare(label, -> { build.call(models) }, options, floats)
+              end
+            end
+          ensure
+            RecordMatrix.restore(saved)
+          end
+        end
+      end
+      puts "\n#{adapter}: #{calls} encodings compared, #{floats.size} differing only by float digits" \
+           "#{floats.first(3).map { |label, pairs| "\n  #{pairs.first.inspect} in #{label[0, 160]}" }.join}"
+    end
+  end
+end
