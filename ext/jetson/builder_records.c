@@ -47,6 +47,8 @@ static void reader_mark(void *ptr)
     }
     if (a->layouts_holder) rb_gc_mark(a->layouts_holder); /* its buffer marks the layouts' VALUEs */
     rb_gc_mark(a->db.zone);
+    rb_gc_mark(a->db.zone_table);
+    rb_gc_mark(a->db.table_zone);
     rb_gc_mark(a->db.relation_class);
     rb_gc_mark(a->db.proxy_class);
 }

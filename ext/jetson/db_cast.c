@@ -27,7 +27,7 @@
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     VALUE mDbCast;
-    ID context, zone_period, local_period, local_shift, utc_p;
+    ID context, zone_period, zone_table, local_period, local_shift, utc_p;
 } h;
 
 bool jt_db_cast_read(VALUE d, jt_db_cast *cast)
@@ -105,7 +105,7 @@ static const struct jt_db_period *cached_period(struct jt_db_period *cache, int 
 
 static const struct jt_db_period *remember_period(struct jt_db_period *cache, int *count, struct jt_db_period p)
 {
-    int slot = *count < JT_DB_PERIODS ? (*count)++ : (int)((uint64_t)p.from % JT_DB_PERIODS);
+    int slot = *count < JT_DB_PERIODS ? (*count)++ : (int)((uint64_t)(p.from >> 12) % JT_DB_PERIODS);
     cache[slot] = p;
     return &cache[slot];
 }
@@ -121,11 +121,41 @@ static bool int64_of(VALUE v, int64_t fallback, int64_t *out)
     return true;
 }
 
+/* The period of the zone's table holding secs, if the table covers it. */
+static bool table_period(jt_gen *g, jt_db_context *c, int64_t secs, struct jt_db_period *out)
+{
+    if (c->table_zone != c->zone || NIL_P(c->zone_table)) {
+        jt_before_ruby(g);
+        VALUE table = rb_funcall(h.mDbCast, h.zone_table, 1, c->zone);
+        c->zone_table = RB_TYPE_P(table, T_ARRAY) && RARRAY_LEN(table) % 4 == 0 ? table : Qfalse;
+        c->table_zone = c->zone;
+    }
+    VALUE table = c->zone_table;
+    if (table == Qfalse) return false;
+    long n = RARRAY_LEN(table) / 4, lo = 0, hi = n - 1;
+    if (n == 0 || secs < FIX2LONG(RARRAY_AREF(table, 0)) || secs >= FIX2LONG(RARRAY_AREF(table, 4 * n - 3))) return false;
+    while (lo < hi) { /* the last period starting at or before secs */
+        long mid = (lo + hi + 1) / 2;
+        if (FIX2LONG(RARRAY_AREF(table, 4 * mid)) <= secs) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    *out = (struct jt_db_period){.zone = c->zone, .from = FIX2LONG(RARRAY_AREF(table, 4 * lo)),
+                                 .to = FIX2LONG(RARRAY_AREF(table, 4 * lo + 1)),
+                                 .offset = (int32_t)FIX2LONG(RARRAY_AREF(table, 4 * lo + 2)),
+                                 .utc = RARRAY_AREF(table, 4 * lo + 3) == INT2FIX(1)};
+    return out->from <= secs && secs < out->to;
+}
+
 /* The zone's period at secs (Time.zone's TZInfo data). */
 static const struct jt_db_period *zone_period(jt_gen *g, jt_db_context *c, int64_t secs)
 {
     const struct jt_db_period *p = cached_period(c->zone_periods, c->zone_period_count, c->zone, secs);
     if (p) return p;
+    struct jt_db_period from_table;
+    if (table_period(g, c, secs, &from_table)) return remember_period(c->zone_periods, &c->zone_period_count, from_table);
     jt_before_ruby(g);
     VALUE found = rb_funcall(h.mDbCast, h.zone_period, 2, c->zone, LL2NUM(secs));
     if (!RB_TYPE_P(found, T_ARRAY) || RARRAY_LEN(found) != 4 || !FIXNUM_P(RARRAY_AREF(found, 2))) return NULL;
@@ -805,6 +835,7 @@ void jt_init_db_cast(void)
     }
     h.context = rb_intern("context");
     h.zone_period = rb_intern("zone_period");
+    h.zone_table = rb_intern("zone_table");
     h.local_period = rb_intern("local_period");
     h.local_shift = rb_intern("local_shift");
     h.utc_p = rb_intern("utc?");

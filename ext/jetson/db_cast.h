@@ -52,7 +52,9 @@ bool jt_db_cast_read(VALUE descriptor, jt_db_cast *cast);
 
 /* What a cast reads from the moment of the call, asked once when the first
  * record is met (DbCast.context), and what it learns during the call. */
-#define JT_DB_PERIODS 4
+/* A zone has two periods a year where it observes daylight saving time:
+ * the timestamps of a few years of records fit. */
+#define JT_DB_PERIODS 32
 typedef struct jt_db_context {
     signed char known;        /* -1: not asked; 0: no ActiveRecord; 1: read */
     VALUE zone;               /* Time.zone, or Qnil */
@@ -73,6 +75,8 @@ typedef struct jt_db_context {
         bool utc;
     } zone_periods[JT_DB_PERIODS], local_periods[JT_DB_PERIODS];
     int zone_period_count, local_period_count;
+    /* DbCast.zone_table of table_zone (Qnil: not asked; Qfalse: none). */
+    VALUE zone_table, table_zone;
     struct {
         int64_t hour; /* civil seconds of the hour, read as UTC */
         int32_t shift;
@@ -85,6 +89,7 @@ JT_INLINE void jt_db_context_init(jt_db_context *c)
 {
     c->known = -1;
     c->zone = c->relation_class = c->proxy_class = Qnil;
+    c->zone_table = c->table_zone = Qnil;
 }
 
 /* Reads the call's context (once); false without ActiveRecord. */

@@ -70,6 +70,9 @@ module Jetson
         end
       end
 
+      ZONE_TABLE_RANGE = (::Time.utc(1900).to_i..::Time.utc(2100).to_i).freeze
+      @zone_tables = {}
+
       # Descriptors by type object. Types live as long as their model's
       # schema (or a connection's type map); a schema reload makes new ones,
       # so the cache is emptied when it grows past what a few reloads leave.
@@ -139,6 +142,31 @@ module Jetson
            abbreviation == "UTC" || abbreviation == "UCT"]
         end
 
+        # Every period of the zone from 1900 to 2100, flat and in order:
+        # [from, to, observed UTC offset, 1 when utc? else 0, ...] (from of the
+        # first and to of the last are the table's ends); nil when the zone is
+        # not ActiveSupport's. Made once per zone: the native side looks an
+        # instant up in it instead of asking zone_period for each new period.
+        def zone_table(zone)
+          return nil unless zone.instance_of?(::ActiveSupport::TimeZone)
+
+          tzinfo = zone.tzinfo
+          @zone_tables[tzinfo.identifier] ||= begin
+            first = ZONE_TABLE_RANGE.first
+            last = ZONE_TABLE_RANGE.last
+            period = tzinfo.period_for_utc(::Time.at(first).utc)
+            table = []
+            from = first
+            tzinfo.transitions_up_to(::Time.at(last).utc, ::Time.at(first).utc).each do |transition|
+              table.push(from, transition.at.value, *period_fields(period.offset))
+              from = transition.at.value
+              period = transition
+            end
+            table.push(from, last, *period_fields(period.offset)) # a period, or the last transition
+            table.freeze
+          end
+        end
+
         # The system's local offset at seconds, and how far it holds:
         # [from, to, offset], the hour around seconds when the offset does not
         # change inside it, else just that second.
@@ -201,6 +229,11 @@ module Jetson
           return nil unless [nil, :utc, :local].include?(timezone)
 
           [kind, precision || -1, scale, zone_aware, timezone, nil, 0]
+        end
+
+        def period_fields(offset)
+          abbreviation = offset.abbreviation
+          [offset.observed_utc_offset, abbreviation == "UTC" || abbreviation == "UCT" ? 1 : 0]
         end
 
         def time_kind?(kind)

@@ -1,0 +1,193 @@
+# frozen_string_literal: true
+
+# A world of bench/records.rb: a child process connected to one database,
+# with one Jbuilder loaded, serving the parent's requests until its stdin
+# closes. The jbuilder gem and jetson/jbuilder both define ::Jbuilder, so they
+# cannot share a process (as in bench/views.rb); and a process per database
+# keeps the models on ActiveRecord::Base, as an app has them.
+#
+#   ruby [--yjit] bench/records/world.rb WORLD CONFIG_JSON
+#
+# WORLD: "jetson" (jetson/jbuilder, jetson/rails, alba, panko, blueprinter)
+# or "jbuilder" (the jbuilder gem). Protocol (as bench/views/world.rb): a
+# 4-byte big-endian length and a Marshal dump each way. Requests:
+#   [:info]                                versions, database server, Jbuilder's origin
+#   [:seed]                                create the tables and write the rows: row counts
+#   [:check, case, label]                  one call: { output:, sql: [statements] }
+#   [:time, case, label, warmup, seconds]  GC.start, calls for `warmup` s, GC.start,
+#                                          whole calls for `seconds` s: [calls, seconds, GCs]
+#   [:alloc, case, label, n]               GC.stat(:total_allocated_objects) per call over n calls
+# Replies: [:ok, value] or [:error, class, message, backtrace].
+# In the :loaded mode every request first loads the contender's collection
+# anew and reads every value (untimed), and drops it afterwards, so that the
+# heap the timed calls run on does not hold every contender's records.
+
+$stdout.sync = true
+begin
+  require "bundler/setup" unless defined?(Bundler)
+rescue LoadError
+  nil
+end
+lib = File.expand_path("../../lib", __dir__)
+$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+require "json"
+require "active_record"
+WORLD = ARGV.fetch(0)
+case WORLD
+when "jbuilder" then require "jbuilder"
+when "jetson"
+  require "jetson/jbuilder"
+  require "jetson/rails"
+  require_relative "serializers"
+else abort "usage: bench/records/world.rb jetson|jbuilder CONFIG_JSON"
+end
+require_relative "../support/runner" # JetsonBench::Compiler
+require_relative "cases"
+require_relative "data"
+
+module RecordsBench
+  module World
+    Entry = Struct.new(:kase, :contender, :once, :loop, :data)
+
+    module_function
+
+    def setup(config)
+      Data.app_settings!
+      Data.connect(config)
+      @entries = {}
+      RecordsBench.cases.each do |kase|
+        kase.contenders.each do |c|
+          next unless c.world == WORLD
+
+          data = []
+          once, loop = JetsonBench::Compiler.compile(c.code, { data: data }, "#{kase.name}: #{c.label}")
+          @entries[[kase.name, c.label]] = Entry.new(kase, c, once, loop, data)
+        end
+      end
+    end
+
+    def entry(name, label) = @entries.fetch([name, label]) { raise ArgumentError, "no contender #{label} in #{name}" }
+
+    def prepare(entry)
+      ActiveSupport.json_encoder = entry.contender.encoder == "jetson" ? Jetson::RailsEncoder : ActiveSupport::JSON::Encoding::JSONGemEncoder
+      entry.data[0] = Data.read_all(TOPLEVEL_BINDING.eval(entry.kase.load)) unless entry.kase.fresh?
+    end
+
+    def with(name, label)
+      e = entry(name, label)
+      prepare(e)
+      yield e
+    ensure
+      e&.data&.clear
+    end
+
+    def check(name, label)
+      with(name, label) do |e|
+        sql = []
+        sub = ActiveSupport::Notifications.subscribe("sql.active_record") do |*, p|
+          sql << p[:sql] unless %w[SCHEMA TRANSACTION].include?(p[:name])
+        end
+        begin
+          out = e.once.call
+        ensure
+          ActiveSupport::Notifications.unsubscribe(sub)
+        end
+        { output: e.contender.floor? ? nil : out, sql: sql, returned: out.class.name }
+      end
+    end
+
+    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+    # Whole calls until `seconds` have passed: [calls, elapsed].
+    def run_for(once, seconds)
+      n = 0
+      start = now
+      loop do
+        once.call
+        n += 1
+        elapsed = now - start
+        return [n, elapsed] if elapsed >= seconds
+      end
+    end
+
+    def time(name, label, warmup, seconds)
+      with(name, label) do |e|
+        GC.start
+        run_for(e.once, warmup) if warmup.positive?
+        GC.start # no contender pays for the garbage of the one before it
+        count = GC.count
+        n, elapsed = run_for(e.once, seconds)
+        [n, elapsed, GC.count - count]
+      end
+    end
+
+    def alloc(name, label, n)
+      with(name, label) do |e|
+        e.once.call
+        before = GC.stat(:total_allocated_objects)
+        e.loop.call(n)
+        (GC.stat(:total_allocated_objects) - before).fdiv(n)
+      end
+    end
+
+    def info
+      conn = ActiveRecord::Base.connection
+      server = case conn.adapter_name
+               when /postgres/i then conn.select_value("SHOW server_version")
+               when /sqlite/i then "SQLite #{conn.select_value('select sqlite_version()')}"
+               else "?"
+               end
+      gems = %w[activerecord activesupport sqlite3 pg jbuilder alba panko_serializer blueprinter oj json]
+             .to_h { |g| [g, Gem.loaded_specs[g]&.version&.to_s] }
+      jbuilder = Jbuilder.ancestors.map(&:name).include?("Jetson::Builder") ? "jetson/jbuilder" : "jbuilder gem #{Jbuilder::VERSION}"
+      { world: WORLD, pid: Process.pid, yjit: defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false,
+        adapter: conn.adapter_name, server: server, gems: gems, jbuilder: jbuilder,
+        serializers: WORLD == "jetson" ? RecordsBench.serializer_versions : {} }
+    end
+
+    def perform(message)
+      case message
+      in [:info] then info
+      in [:seed] then Data.create_schema!.then { Data.seed! }
+      in [:counts] then Data.counts
+      in [:check, name, label] then check(name, label)
+      in [:time, name, label, warmup, seconds] then time(name, label, warmup, seconds)
+      in [:alloc, name, label, n] then alloc(name, label, n)
+      end
+    end
+
+    def write_message(io, object)
+      payload = Marshal.dump(object)
+      io.write([payload.bytesize].pack("N"), payload)
+      io.flush
+    end
+
+    def read_message(io)
+      header = io.read(4)
+      return nil if header.nil? || header.bytesize < 4
+
+      Marshal.load(io.read(header.unpack1("N")))
+    end
+
+    def serve
+      protocol = $stdout.dup.binmode
+      $stdout.reopen(File::NULL, "w") # nothing else may write to the parent's pipe
+      $stdin.binmode
+      write_message(protocol, [:ok, :ready])
+      while (message = read_message($stdin))
+        reply = begin
+          [:ok, perform(message)]
+        rescue Exception => e # rubocop:disable Lint/RescueException -- reported to the parent
+          [:error, e.class.name, e.message, e.backtrace&.first(12)]
+        end
+        write_message(protocol, reply)
+      end
+    end
+  end
+end
+
+if $PROGRAM_NAME == __FILE__
+  config = JSON.parse(ARGV.fetch(1), symbolize_names: true)
+  RecordsBench::World.setup(config)
+  RecordsBench::World.serve
+end
