@@ -28,10 +28,11 @@ require "fileutils"
 $stdout.sync = true
 T0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
-# A call takes 3 to 70 ms: slices of 0.5 s (0.25 s with --quick) and 7 rounds
-# (3) keep the full run under ~12 minutes for 54 contenders × 2 databases.
+# A call takes 2 to 75 ms: slices of 0.5 s (0.2 s with --quick) and 7 rounds
+# (3) keep the full run near 12 minutes (--quick: under 3) for 54 contenders
+# on each of the 2 databases.
 quick = ARGV.include?("--quick")
-env = { "JETSON_BENCH_TIME" => quick ? "0.25" : "0.5", "JETSON_BENCH_WARMUP" => quick ? "0.03" : "0.2",
+env = { "JETSON_BENCH_TIME" => quick ? "0.2" : "0.5", "JETSON_BENCH_WARMUP" => quick ? "0.03" : "0.2",
         "JETSON_BENCH_ROUNDS" => quick ? "3" : "7" }
 ENV.each { |k, v| env[k] = v unless v.strip.empty? }
 options = JetsonBench::Options.parse(ARGV, env)
@@ -40,11 +41,14 @@ DATABASES = { "sqlite3" => %w[sqlite sqlite3], "postgresql" => %w[pg postgres po
 if options.help?
   puts <<~TXT
     usage: bundle exec ruby --yjit bench/records.rb [--quick] [--rounds=N] [--time=S] [--warmup=S] [--verbose]
-                                                    [--no-alloc] [--no-write] [--list] [FILTER ...]
-      --quick      3 rounds, slices of 0.03 s warmup + 0.25 s (default: 7 rounds, 0.2 s + 0.5 s)
+                                                    [--no-alloc] [--no-write] [--list] [--callgrind[=N]] [FILTER ...]
+      --quick      3 rounds, slices of 0.03 s warmup + 0.2 s (default: 7 rounds, 0.2 s + 0.5 s)
       --rounds=N   rounds; a round times every contender of every case once, worlds and contenders
                    in an order rotated from round to round
       --verbose    print every slice;  --no-alloc: no objects/call;  --no-write: no bench/results/records.md
+      --callgrind[=N]  instead of timing: instructions per call of every selected contender, N calls
+                   (default 3) in each world under valgrind --tool=callgrind (no JIT); written to
+                   bench/results/records-callgrind.md
       FILTER       databases (sqlite, pg), modes (fresh, loaded), case ids (a1 .. a6, b) or words of case
                    titles; OR within a kind, AND across kinds
     env: JETSON_BENCH_WARMUP, JETSON_BENCH_TIME (seconds), JETSON_BENCH_ROUNDS
@@ -83,6 +87,13 @@ worlds = {}
 at_exit do # before DatabaseServers' own handler (at_exit runs in reverse): worlds disconnect first
   worlds.each_value(&:close)
   FileUtils.rm_rf(tmp)
+end
+
+if options.callgrind
+  # A bare --callgrind: 3 calls (a fresh stock call is seconds under valgrind).
+  require_relative "records/callgrind"
+  RecordsBench::Callgrind.main(options, ARGV.include?("--callgrind") ? 3 : options.callgrind, databases, cases, facts, tmp)
+  exit
 end
 
 runs = []
@@ -136,7 +147,7 @@ if runs.size == 2
            (differ.empty? ? "." : "; they differ in #{differ.join(', ')}.")
 end
 bars = runs.flat_map { |r| RecordsBench::Report.new(r).bars }
-bars_table = JetsonBench::Table.new(%w[database case bar measured met])
+bars_table = JetsonBench::Table.new(%w[database case bar measured met], align: %i[left left left right left])
 bars.each { |row| bars_table << row }
 
 require_relative "records/notes"
@@ -144,7 +155,7 @@ notes.concat(RecordsBench.explanations(options, runs))
 puts
 puts "=" * 78
 puts "Bars (fresh loads)"
-puts bars_table.to_console
+puts bars.empty? ? "(no fresh case ran)" : bars_table.to_console
 puts
 (notes + skipped.map { |s| "skipped #{s}" }).each { |n| puts "- #{n}" }
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - T0

@@ -48,7 +48,8 @@ module RecordsBench
 
   # Everything measured on one database. rounds: case name => label => [i/s
   # per round]; checks: case name => label => { output:, sql:, bytes: };
-  # allocs: case name => label => objects per call.
+  # allocs: case name => label => objects per call; notes: [label, text] =>
+  # [case names].
   Run = Struct.new(:db, :cases, :infos, :checks, :rounds, :gcs, :allocs, :notes, :references, :seconds,
                    keyword_init: true)
 
@@ -62,7 +63,7 @@ module RecordsBench
       @cases = cases
       @options = options
       @out = out
-      @run = Run.new(db: db, cases: cases, infos: worlds.transform_values(&:info), checks: {}, notes: [],
+      @run = Run.new(db: db, cases: cases, infos: worlds.transform_values(&:info), checks: {}, notes: {},
                      rounds: Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } },
                      gcs: Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } }, allocs: {}, references: {})
     end
@@ -96,7 +97,7 @@ module RecordsBench
         if expected_sql && sql.size != expected_sql.size
           warn "WARNING: #{@db} #{kase.name} #{c.label}: #{sql.size} SQL queries per call, the floor's #{expected_sql.size}: " \
                "#{sql.first(3).join(' | ')[0, 300]}"
-          @run.notes << "#{kase.name} #{c.label}: #{sql.size} SQL queries per call (expected #{expected_sql.size})"
+          note kase, c.label, "#{sql.size} SQL queries per call (expected #{expected_sql.size})"
         end
         results[c.label] = { output: verdict, sql: sql.size, bytes: r[:output]&.bytesize }
       end
@@ -145,15 +146,19 @@ module RecordsBench
               "#{S.diff_summary(out, expected)}"
       end
       if JSON.parse(out) == JSON.parse(expected)
-        @run.notes << "#{c.label} (#{kase.name}): equal to #{against} after JSON.parse; bytes differ: #{S.diff_summary(out, expected)}"
+        note kase, c.label, "equal to #{against} after JSON.parse; bytes differ: #{S.diff_summary(out, expected)}"
         "equal after parse"
       else
         note_mismatch(kase, c, out, expected)
       end
     end
 
+    # The same note for a fresh case and its loaded twin is written once,
+    # with both names.
+    def note(kase, label, text) = (@run.notes[[label, text]] ||= []) << kase.name
+
     def note_mismatch(kase, c, out, expected)
-      @run.notes << "#{c.label} (#{kase.name}): DIFFERS from #{RecordsBench::GEM_REFERENCE} after JSON.parse (timed all the " \
+      note kase, c.label, "DIFFERS from #{RecordsBench::GEM_REFERENCE} after JSON.parse (timed all the " \
                     "same): #{S.diff_summary(out, expected)}"
       "differs (see notes)"
     end
@@ -165,7 +170,7 @@ module RecordsBench
     # Untimed calls of every contender first, so that YJIT has compiled what
     # each one runs before round 1.
     def warmup
-      seconds = @options.quick ? 0.15 : 0.5
+      seconds = @options.quick ? 0.1 : 0.5
       @out.puts "  warming up: #{seconds} s of calls per contender"
       jobs.each { |kase, c| world(c).call(:time, kase.name, c.label, 0, seconds) }
     end

@@ -37,9 +37,13 @@ module RecordsBench
       "Time#to_s (\"2024-01-01 00:00:10 UTC\"): JSON.generate calls TimeWithZone#to_json with a JSON::State, which " \
       "ActiveSupport passes to json's generic to_json (to_s), where as_json gives ISO 8601 with milliseconds; " \
       "matching it would take a method per timestamp attribute. panko writes the same document plus a final newline.",
+      "panko casts every attribute from its value before type cast on every call (values already read do not help " \
+      "it): its C timestamp cast takes Strings (SQLite's), while the postgresql adapter hands over Time objects " \
+      "(pg's decoders), which panko passes to ActiveRecord's deserialize (a TimeWithZone per timestamp, then Oj's " \
+      "Rails-mode writing of it): hence its PostgreSQL figures.",
       "Slices: GC.start, calls for --warmup (#{options.warmup} s), GC.start, whole calls until --time " \
       "(#{options.time} s) has passed; i/s = calls ÷ elapsed; ms = 1000 ÷ the median round's i/s. Before round 1 every " \
-      "contender gets #{options.quick ? 0.15 : 0.5} s of untimed calls (YJIT). #{options.rounds} rounds; a round runs " \
+      "contender gets #{options.quick ? 0.1 : 0.5} s of untimed calls (YJIT). #{options.rounds} rounds; a round runs " \
       "every contender of every case once, one slice at a time, worlds and contenders in an order rotated each round.",
       "Ratios: computed per round, median ± half the interquartile range of the rounds, truncated to two decimals. " \
       "i/s ratio: a's i/s ÷ b's. Above floor: per round, ms per call − the floor's ms in the same round (B: the " \
@@ -49,7 +53,7 @@ module RecordsBench
       "objs/call: GC.stat(:total_allocated_objects) per call (fresh: the load's objects included; floor: the load's " \
       "alone). GCs/1k calls: collections during the timed slices. SQL: queries in one call (fresh: the floor's; " \
       "loaded: none, checked).",
-      *runs.flat_map { |r| r.notes.map { |n| "#{r.db}: #{n}" } }
+      *runs.flat_map { |r| r.notes.map { |(label, text), names| "#{r.db}: #{label} (#{names.join(', ')}): #{text}" } }
     ]
   end
 end

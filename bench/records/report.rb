@@ -74,7 +74,7 @@ module RecordsBench
     def a_table
       t = JetsonBench::Table.new(["case", "mode", "stock ms", "Jetson ms", "Jetson ÷ stock (i/s)", "floor ms",
                                   "stock above floor", "Jetson above floor", "above floor: stock ÷ Jetson", "≥ 5×",
-                                  "objs/call stock / Jetson / floor", "SQL"])
+                                  "objs/call stock / Jetson / floor", "SQL"], align: %i[left left] + [:right] * 10)
       @run.cases.select { |k| k.group == "A" }.each do |k|
         above = above_ratio(k, JETSON, STOCK)
         t << [k.id, k.mode.to_s, ms_text(ms(k, STOCK)), ms_text(ms(k, JETSON)), show(speed(k, JETSON, STOCK)),
@@ -90,7 +90,8 @@ module RecordsBench
 
     def b_table(kase)
       t = JetsonBench::Table.new(["contender", "world", "i/s", "±", "ms/call", "ms above floor", "÷ jbuilder gem (same form)",
-                                  "÷ panko", "GCs/1k calls", "objs/call", "SQL", "output"])
+                                  "÷ panko", "GCs/1k calls", "objs/call", "SQL", "output"],
+                                 align: %i[left left] + [:right] * 9 + [:left])
       kase.contenders.each do |c|
         r = rounds(kase, c.label).compact
         ips = S.median(r)
@@ -115,7 +116,7 @@ module RecordsBench
       fresh = b_cases.find(&:fresh?)
       loaded = b_cases.find { |k| !k.fresh? }
       t = JetsonBench::Table.new(["a ÷ b", "fresh: i/s ratio", "fresh: above floor (b's ÷ a's)", "loaded once: i/s ratio",
-                                  "target (fresh)", "met"])
+                                  "target (fresh)", "met"], align: [:left] + [:right] * 3 + %i[left left])
       B_PAIRS.each do |a, b, target|
         total = fresh && speed(fresh, a, b)
         above = fresh && above_ratio(fresh, a, b)

@@ -7,6 +7,7 @@
 # keeps the models on ActiveRecord::Base, as an app has them.
 #
 #   ruby [--yjit] bench/records/world.rb WORLD CONFIG_JSON
+#   ruby bench/records/world.rb WORLD CONFIG_JSON --callgrind=N CASE_NAMES_JSON  (under valgrind)
 #
 # WORLD: "jetson" (jetson/jbuilder, jetson/rails, alba, panko, blueprinter)
 # or "jbuilder" (the jbuilder gem). Protocol (as bench/views/world.rb): a
@@ -130,11 +131,38 @@ module RecordsBench
       end
     end
 
+    # --callgrind (bench/records/callgrind.rb): under valgrind, for an empty
+    # loop and then for each contender of the cases named: 2 warm calls,
+    # GC.start, the marker, `calls` calls, the marker. The marker
+    # (Process.times) makes callgrind dump its counters, so each contender's
+    # calls are one dump file; the manifest says which.
+    def callgrind(calls, names)
+      marks = 0
+      mark = -> { Process.times; marks += 1 }
+      measure = lambda do |loop|
+        loop.call(2)
+        GC.start
+        mark.call
+        loop.call(calls)
+        mark.call
+        marks
+      end
+      empty = JetsonBench::Compiler.compile("nil", {}, "empty loop").last
+      measure.call(empty) # the first pair of marks is cold
+      manifest = { "baseline" => measure.call(empty), "rows" => [] }
+      @entries.each do |(name, label), _|
+        next unless names.include?(name)
+
+        manifest["rows"] << [name, label, with(name, label) { |e| measure.call(e.loop) }]
+      end
+      manifest.merge("dumps" => marks)
+    end
+
     def info
       conn = ActiveRecord::Base.connection
       server = case conn.adapter_name
                when /postgres/i then conn.select_value("SHOW server_version")
-               when /sqlite/i then "SQLite #{conn.select_value('select sqlite_version()')}"
+               when /sqlite/i then conn.select_value("select sqlite_version()")
                else "?"
                end
       gems = %w[activerecord activesupport sqlite3 pg jbuilder alba panko_serializer blueprinter oj json]
@@ -189,5 +217,10 @@ end
 if $PROGRAM_NAME == __FILE__
   config = JSON.parse(ARGV.fetch(1), symbolize_names: true)
   RecordsBench::World.setup(config)
-  RecordsBench::World.serve
+  if (spec = ARGV.find { |a| a.start_with?("--callgrind=") })
+    manifest = RecordsBench::World.callgrind(Integer(spec.split("=", 2).last), JSON.parse(ARGV.fetch(3)))
+    puts "callgrind-world: #{JSON.generate(manifest)}"
+  else
+    RecordsBench::World.serve
+  end
 end

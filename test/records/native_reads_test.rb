@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "jetson/rails"
+require "jetson/jbuilder"
 require "support/record_matrix"
 
 # The differential tests show the bytes are ActiveSupport's; these show they
@@ -71,6 +71,13 @@ class RecordsNativeReadsTest < Minitest::Test
                           "per record: read through the reader?"
           records = many
           assert records.all? { |r| uncast?(r, column) }, "#{adapter} #{column}: a value was cast into the record"
+          # extract! takes them as they are, target! writes them; but a JSON
+          # column's Hash, which Jbuilder's merges look into, comes from the reader.
+          next if %w[data doc].include?(column)
+
+          records = load.call(1..30)
+          Jbuilder.new { |json| json.array!(records) { |r| json.extract!(r, :id, column) } }.target!
+          assert records.all? { |r| uncast?(r, column) }, "#{adapter} #{column}: extract! cast a value into the record"
         end
       end
     ensure

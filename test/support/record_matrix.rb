@@ -25,9 +25,22 @@ module RecordMatrix
         [adapter, config || DatabaseServers.reason(:postgresql)]
       else
         config = DatabaseServers.available(:mariadb)
-        [adapter, config ? config.merge(adapter: adapter) : DatabaseServers.reason(:mariadb)]
+        [adapter, config ? mariadb_database(config.merge(adapter: adapter), "jetson_#{adapter}") : DatabaseServers.reason(:mariadb)]
       end
     end
+  end
+
+  # mysql2 and trilogy each get a database of their own on the one server.
+  def self.mariadb_database(config, name)
+    client = Mysql2::Client.new(host: config[:host], port: config[:port], username: config[:username])
+    client.query("CREATE DATABASE IF NOT EXISTS #{name} CHARACTER SET utf8mb4")
+    client.close
+    config.merge(database: name)
+  end
+
+  # A child process uses the databases its parent started.
+  def self.use_databases(databases)
+    @databases = databases
   end
 
   def self.seed
@@ -100,7 +113,7 @@ module RecordMatrix
     "records" => [->(m) { m[:sample].order(:id).to_a }, SAMPLE_OPTIONS],
     "where/limit" => [->(m) { m[:sample].where.not(id: nil).order(id: :desc).limit(9) }, [nil]],
     "select aliases" => [lambda { |m|
-      m[:sample].select("id, title AS headline, count + 1 AS next_count, at6, day AS d, data").order(:id)
+      m[:sample].select("id, title AS headline, length(title) AS title_length, at6, day AS d, data").order(:id)
     }, [nil, { except: :headline }]],
     "select some" => [->(m) { m[:sample].select(:id, :at3, :clock, :status, :price).order(:id).to_a }, [nil]],
     "find_by_sql" => [->(m) { m[:sample].find_by_sql("SELECT samples.*, 1 AS one, title AS t2 FROM samples ORDER BY id") },

@@ -156,6 +156,8 @@ class RecordWorld
     set_base.class_eval do
       self.abstract_class = true
       self.time_zone_aware_attributes = aware
+      # "Review", found by both sets of models on the same rows.
+      self.store_full_class_name = false
     end
     author = mod.const_set(:Author, Class.new(set_base))
     article = mod.const_set(:Article, Class.new(set_base))
