@@ -57,7 +57,7 @@ class RecordsRailsModeTest < Minitest::Test
       calls = 0
       [true, false].each do |aware|
         models = world.models.fetch(aware)
-        RecordMatrix::COMBOS.each do |combo|
+        RecordMatrix.combos.each do |combo|
           saved = RecordMatrix.apply(combo)
           begin
             RecordMatrix::QUERIES.each do |name, (build, option_sets)|

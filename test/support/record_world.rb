@@ -67,7 +67,8 @@ class RecordWorld
 
   def create_tables!
     c = connection
-    %w[comments articles samples authors].each { |t| c.drop_table(t, if_exists: true) }
+    %w[comments articles samples authors randoms].each { |t| c.drop_table(t, if_exists: true) }
+    create_random_table!
     pg = postgresql?
     c.create_table(:authors) do |t|
       t.string :name
@@ -129,6 +130,53 @@ class RecordWorld
     end
   end
 
+  # A table of seeded random columns: the types of the others with random
+  # precisions, scales, limits and defaults (the spec is the seed: a child
+  # process draws the same).
+  RANDOM_TYPES = [
+    [:string, -> (r) { { limit: [nil, 20, 255].sample(random: r) } }],
+    [:text, ->(_) { {} }], [:integer, ->(r) { { limit: [nil, 2, 4, 8].sample(random: r) } }], [:bigint, ->(_) { {} }],
+    [:float, ->(_) { {} }], [:boolean, ->(_) { {} }], [:date, ->(_) { {} }], [:json, ->(_) { {} }],
+    [:decimal, ->(r) { p = r.rand(4..18); { precision: p, scale: r.rand(0..[p - 1, 6].min) } }],
+    [:datetime, ->(r) { { precision: [nil, 0, 1, 3, 5, 6].sample(random: r) } }],
+    [:time, ->(r) { { precision: [nil, 0, 3, 6].sample(random: r) } }]
+  ].freeze
+
+  def random_columns
+    @random_columns ||= begin
+      r = Random.new(seed * 7 + 1)
+      Array.new(r.rand(6..12)) do |i|
+        type, options = RANDOM_TYPES.sample(random: r)
+        options = options.call(r)
+        options[:precision] = 6 if mysql? && type == :time && options[:precision].nil?
+        ["r#{i}_#{type}", type, options.compact]
+      end
+    end
+  end
+
+  def create_random_table!
+    columns = random_columns
+    connection.create_table(:randoms) do |t|
+      columns.each { |name, type, options| t.public_send(type, name, **options) }
+      t.timestamps precision: 6
+    end
+  end
+
+  def random_value(type, options)
+    case type
+    when :string, :text then string(long: type == :text)[0, options[:limit] || 1000]
+    when :integer then integer({ 2 => 15, 4 => 31, 8 => 63 }.fetch(options[:limit], 31))
+    when :bigint then integer(63)
+    when :float then float
+    when :boolean then bool
+    when :date then date
+    when :json then json_value
+    when :decimal then decimal(options[:precision], options[:scale])
+    when :datetime then instant
+    when :time then Time.utc(2000, 1, 1, @rng.rand(24), @rng.rand(60), @rng.rand(60) + (@rng.rand(10**6) / 1_000_000r))
+    end
+  end
+
   # --- models ----------------------------------------------------------------
 
   # A custom type: its cast is the app's, so the reader runs.
@@ -165,6 +213,7 @@ class RecordWorld
     review = mod.const_set(:Review, Class.new(article))
     comment = mod.const_set(:Comment, Class.new(set_base))
     sample = mod.const_set(:Sample, Class.new(set_base))
+    random = mod.const_set(:Random, Class.new(set_base))
     author.class_eval do
       self.table_name = "authors"
       enum :role, { reader: 0, writer: 1, editor: 7 }
@@ -198,7 +247,25 @@ class RecordWorld
       def shout = super&.upcase
       def twice = count.to_i * 2
     end
-    { author: author, article: article, news: news, review: review, comment: comment, sample: sample }
+    define_random_model(random, mysql)
+    { author: author, article: article, news: news, review: review, comment: comment, sample: sample, random: random }
+  end
+
+  # Random model features over the random columns (the same draw in every
+  # process): an enum on an integer column, an alias, a declared type over a
+  # column's, an attribute of the model's own.
+  def define_random_model(model, mysql)
+    r = Random.new(seed * 11 + 3)
+    columns = random_columns
+    model.table_name = "randoms"
+    integer = columns.find { |_, type| type == :integer }
+    model.enum(integer[0].to_sym, { "one" => 1, "zero" => 0, "minus" => -1 }) if integer && r.rand < 0.7
+    string = columns.find { |_, type| type == :string }
+    model.alias_attribute(:"#{string[0]}_alias", string[0].to_sym) if string
+    declared = columns.select { |_, type| %i[string text].include?(type) }.sample(random: r)
+    model.attribute(declared[0].to_sym, :integer) if declared && r.rand < 0.5
+    model.attribute(:extra, :datetime, default: -> { Time.utc(2024, 1, 1) }) if r.rand < 0.5
+    columns.each { |name, type| model.attribute(name.to_sym, :json) if mysql && type == :json }
   end
 
   # --- rows ------------------------------------------------------------------
@@ -225,6 +292,12 @@ class RecordWorld
       end
     end
     30.times { insert_sample(models[:sample]) }
+    20.times do
+      attrs = random_columns.to_h { |name, type, options| [name, maybe(random_value(type, options))] }
+      models[:random].create!(attrs.transform_keys(&:to_sym))
+    rescue ActiveRecord::ActiveRecordError, ArgumentError, RangeError
+      nil # a value the column does not hold (an enum's, a declared type's): the row is left out
+    end
     insert_raw_samples
   end
 
