@@ -47,7 +47,7 @@ module RecordsBench
       "every contender of every case once, one slice at a time, worlds and contenders in an order rotated each round.",
       "Ratios: computed per round, median ± half the interquartile range of the rounds, truncated to two decimals. " \
       "i/s ratio: a's i/s ÷ b's. Above floor: per round, ms per call − the floor's ms in the same round (B: the " \
-      "jetson world's floor for every contender); the ratio is b's time above floor ÷ a's (stock's ÷ Jetson's for " \
+      "floor of the contender's own world, see the world check); the ratio is b's time above floor ÷ a's (stock's ÷ Jetson's for " \
       "A), so 5× means Jetson adds a fifth of the time the stock encoder adds to the load. A round where a's time is " \
       "at or under the floor has no such ratio; \"(k/n rounds)\" says how many rounds had one.",
       "objs/call: GC.stat(:total_allocated_objects) per call (fresh: the load's objects included; floor: the load's " \
