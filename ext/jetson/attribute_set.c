@@ -18,6 +18,7 @@
  * exactly what ActiveRecord would. */
 
 #include "attribute_set.h"
+#include "stock_memo.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
@@ -44,7 +45,7 @@ JT_INLINE bool plain_string(VALUE str)
 static bool access_usable(jt_attribute_access *a)
 {
     if (RB_UNLIKELY(a->usable < 0)) {
-        VALUE classes = rb_funcall(a->helper, h.attribute_set_classes, 0);
+        VALUE classes = jt_stock_memo_ask(a->helper, h.attribute_set_classes, Qnil);
         a->usable = RB_TYPE_P(classes, T_ARRAY) && RARRAY_LEN(classes) == 2;
         if (a->usable) {
             a->lazy_set_class = RARRAY_AREF(classes, 0);
@@ -63,7 +64,7 @@ static int attribute_state(jt_attribute_access *a, VALUE attribute)
     for (int i = 0; i < a->attribute_class_count; i++) {
         if (a->attribute_classes[i].klass == klass) return a->attribute_classes[i].stock ? 1 : -1;
     }
-    bool stock = RTEST(rb_funcall(a->helper, h.stock_attribute_class_p, 1, klass));
+    bool stock = RTEST(jt_stock_memo_ask(a->helper, h.stock_attribute_class_p, klass));
     if (a->attribute_class_count < JT_ATTRIBUTE_CLASSES) {
         a->attribute_classes[a->attribute_class_count].klass = klass;
         a->attribute_classes[a->attribute_class_count].stock = stock;
@@ -79,7 +80,7 @@ static VALUE plan_of(jt_attribute_access *a, VALUE klass)
     for (int i = 0; i < a->plan_count; i++) {
         if (a->plans[i].klass == klass) return a->plans[i].plan;
     }
-    VALUE plan = rb_funcall(h.mRecordPlan, h.record_plan_for, 1, klass);
+    VALUE plan = jt_stock_memo_ask(a->helper, h.record_plan_for, klass);
     if (!RB_TYPE_P(plan, T_ARRAY) || RARRAY_LEN(plan) != PLAN_SIZE || !plain_hash(RARRAY_AREF(plan, PLAN_READERS)) ||
         !plain_hash(RARRAY_AREF(plan, PLAN_CASTS))) {
         plan = Qnil;
@@ -88,16 +89,33 @@ static VALUE plan_of(jt_attribute_access *a, VALUE klass)
         /* Kept alive by this struct being on the C stack. */
         a->plans[a->plan_count].klass = klass;
         a->plans[a->plan_count].plan = plan;
+        a->plans[a->plan_count].replanned = false;
         a->plan_count++;
     }
     return plan;
 }
 
+/* plan_of, past the kept answer: once per class and call. */
+static VALUE replan(jt_attribute_access *a, VALUE klass)
+{
+    for (int i = 0; i < a->plan_count; i++) {
+        if (a->plans[i].klass != klass) continue;
+        if (a->plans[i].replanned) return a->plans[i].plan;
+        jt_stock_memo_forget(klass, h.record_plan_for);
+        VALUE plan = jt_stock_memo_ask(a->helper, h.record_plan_for, klass);
+        if (!RB_TYPE_P(plan, T_ARRAY) || RARRAY_LEN(plan) != PLAN_SIZE) plan = Qnil;
+        a->plans[i].plan = plan;
+        a->plans[i].replanned = true;
+        return plan;
+    }
+    return Qnil;
+}
+
 VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
 {
-    if (!access_usable(a)) return Qnil;
+    if (!access_usable(a)) return Qundef;
     VALUE plan = plan_of(a, klass);
-    if (NIL_P(plan)) return Qnil; /* Jetson::Rails.stock?(klass, :record) refused such classes */
+    if (NIL_P(plan)) return Qundef; /* with single-table inheritance or not: Ruby knows */
     VALUE sti = RARRAY_AREF(plan, PLAN_STI);
     return plain_string(sti) ? sti : Qnil;
 }
@@ -141,7 +159,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
                                                     const jt_attribute_row *row)
 {
     for (int i = 0; i < a->layout_count; i++) {
-        struct jt_attribute_layout *l = &a->layouts[i];
+        struct jt_attribute_layout *l = a->layouts[i];
         if (l->klass == klass && l->types == types && l->additional == additional && l->plan == plan &&
             l->defaults == defaults && l->types_size == RHASH_SIZE(types) &&
             l->additional_size == RHASH_SIZE(additional) && l->value_count == row->count &&
@@ -149,12 +167,13 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
             return l;
         }
     }
-    if (!a->layouts) {
-        /* A GC-marked buffer (imemo tmpbuf): the layouts hold VALUEs. */
-        a->layouts = rb_alloc_tmp_buffer(&a->layouts_holder, sizeof(struct jt_attribute_layout) * JT_ATTRIBUTE_LAYOUTS);
-    }
-    int slot = a->layout_count < JT_ATTRIBUTE_LAYOUTS ? a->layout_count++ : JT_ATTRIBUTE_LAYOUTS - 1;
-    struct jt_attribute_layout *l = &a->layouts[slot];
+    if (a->layout_count == JT_ATTRIBUTE_LAYOUTS) return NULL; /* Ruby reads the rest */
+    /* A GC-marked buffer (imemo tmpbuf): the layout holds VALUEs. */
+    int slot = a->layout_count;
+    a->layout_holders[slot] = 0;
+    struct jt_attribute_layout *l = rb_alloc_tmp_buffer(&a->layout_holders[slot], sizeof(struct jt_attribute_layout));
+    a->layouts[slot] = l;
+    a->layout_count++;
     l->value_count = -1; /* not found by a lookup until complete */
     l->klass = klass;
     l->types = types;
@@ -274,8 +293,13 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
         !plain_hash(casted)) {
         return false;
     }
-    /* Planned for these types: a record loaded before a schema reload is read through Ruby. */
-    if (types != RARRAY_AREF(plan, PLAN_TYPES)) return false;
+    /* Planned for other types: the schema was reloaded since the plan was
+     * kept (planned again, once per call), or the record was loaded before
+     * (read through Ruby). */
+    if (types != RARRAY_AREF(plan, PLAN_TYPES)) {
+        plan = replan(a, klass);
+        if (NIL_P(plan) || types != RARRAY_AREF(plan, PLAN_TYPES)) return false;
+    }
 
     /* (values.keys | types.keys | @attributes.keys): values' keys, then
      * types' initialized ones (see row_layout), when @attributes' are among
@@ -375,9 +399,8 @@ enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE recor
 
 void jt_attribute_access_finish(jt_attribute_access *a)
 {
-    if (a->layouts_holder) rb_free_tmp_buffer(&a->layouts_holder);
-    a->layouts = NULL;
-    a->layouts_holder = 0;
+    for (int i = 0; i < a->layout_count; i++) rb_free_tmp_buffer(&a->layout_holders[i]);
+    a->layout_count = 0;
 }
 
 void jt_init_attribute_set(void)
@@ -392,7 +415,7 @@ void jt_init_attribute_set(void)
     h.ivar_default_attributes = rb_intern("@default_attributes");
     h.attribute_set_classes = rb_intern("attribute_set_classes");
     h.stock_attribute_class_p = rb_intern("stock_attribute_class?");
-    h.record_plan_for = rb_intern("for");
+    h.record_plan_for = rb_intern("plan");
     h.descriptor = rb_intern("descriptor");
     VALUE mRails = rb_define_module_under(jt.mJetson, "Rails");
     h.mRecordPlan = rb_define_module_under(mRails, "RecordPlan");

@@ -21,7 +21,7 @@
 #define JT_READER_KIND 3
 #define JT_READER_PUBLIC 4
 #define JT_ATTRIBUTE_CLASSES 8
-#define JT_ATTRIBUTE_LAYOUTS 8
+#define JT_ATTRIBUTE_LAYOUTS 32
 
 /* The rows of one query share a layout: their model, its attribute types,
  * the query's extra types and the key objects of their values. Worked out
@@ -65,12 +65,14 @@ typedef struct jt_attribute_access {
     /* Model plans met (RecordPlan.for), Qnil for a class read through Ruby. */
     struct {
         VALUE klass, plan;
+        bool replanned;
     } plans[JT_ATTRIBUTE_CLASSES];
     int plan_count;
-    /* JT_ATTRIBUTE_LAYOUTS of them, allocated with the first record (ALLOCV:
-     * freed at the end of the call, or by the GC if it raises). */
-    struct jt_attribute_layout *layouts;
-    VALUE layouts_holder;
+    /* Allocated one by one as they are met (GC-marked buffers, freed at the
+     * end of the call, or by the GC if it raises); never reused within a
+     * call, since a row points at its layout while Ruby code may run. */
+    struct jt_attribute_layout *layouts[JT_ATTRIBUTE_LAYOUTS];
+    VALUE layout_holders[JT_ATTRIBUTE_LAYOUTS];
     int layout_count;
     jt_db_context db;
 } jt_attribute_access;
@@ -81,8 +83,6 @@ JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
     a->usable = -1;
     a->attribute_class_count = 0;
     a->plan_count = 0;
-    a->layouts = NULL;
-    a->layouts_holder = 0;
     a->layout_count = 0;
     jt_db_context_init(&a->db);
 }
@@ -97,7 +97,7 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
 
 /* The inheritance column single-table inheritance leaves out of
  * serializable_hash (a String), Qnil without it, or Qundef when the class
- * has it and no plan says which (Ruby then serializes). */
+ * has no plan to say (Ruby then serializes). */
 VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass);
 
 /* Where record.send(row->names[i]) comes from, when it is ActiveRecord's

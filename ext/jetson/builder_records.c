@@ -45,7 +45,8 @@ static void reader_mark(void *ptr)
         rb_gc_mark(a->plans[i].klass);
         rb_gc_mark(a->plans[i].plan);
     }
-    if (a->layouts_holder) rb_gc_mark(a->layouts_holder); /* its buffer marks the layouts' VALUEs */
+    /* Each buffer marks its layout's VALUEs. */
+    for (int i = 0; i < a->layout_count; i++) rb_gc_mark(a->layout_holders[i]);
     rb_gc_mark(a->db.zone);
     rb_gc_mark(a->db.zone_table);
     rb_gc_mark(a->db.table_zone);

@@ -22,12 +22,13 @@
 
 #include "generator_internal.h"
 #include "db_cast.h"
+#include "stock_memo.h"
 #include <math.h>
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
-    VALUE mDbCast;
-    ID context, zone_period, zone_table, local_period, local_shift, utc_p;
+    VALUE mDbCast, mRails;
+    ID json_decode, context, zone_period, zone_table, local_period, local_shift, utc_p;
 } h;
 
 bool jt_db_cast_read(VALUE d, jt_db_cast *cast)
@@ -68,7 +69,8 @@ bool jt_db_context_load(jt_db_context *c)
     if (!c->known) return false;
     c->zone = RARRAY_AREF(context, 0);
     c->default_utc = RTEST(RARRAY_AREF(context, 1));
-    c->json_stock = RTEST(RARRAY_AREF(context, 2));
+    /* ActiveSupport::JSON.decode as shipped: a question kept with its methods (stock_memo.c) */
+    c->json_stock = !RTEST(RARRAY_AREF(context, 2)) && RTEST(jt_stock_memo_ask(h.mRails, h.json_decode, Qnil));
     c->relation_class = RARRAY_AREF(context, 3);
     c->proxy_class = RARRAY_AREF(context, 4);
     c->decimal_half_up = RARRAY_LEN(context) > 5 && RTEST(RARRAY_AREF(context, 5));
@@ -823,9 +825,11 @@ bool jt_db_cast_write(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE
 
 void jt_init_db_cast(void)
 {
-    VALUE mRails = rb_define_module_under(jt.mJetson, "Rails");
-    h.mDbCast = rb_define_module_under(mRails, "DbCast");
+    h.mRails = rb_define_module_under(jt.mJetson, "Rails");
+    h.mDbCast = rb_define_module_under(h.mRails, "DbCast");
     rb_gc_register_mark_object(h.mDbCast);
+    rb_gc_register_mark_object(h.mRails);
+    h.json_decode = rb_intern("json_decode");
     static const char *const names[] = {"NONE", "INTEGER", "FLOAT", "DECIMAL", "STRING", "BOOLEAN", "DATE",
                                         "DATETIME", "TIME", "TIMESTAMPTZ", "JSON", "UUID", "ENUM"};
     for (int kind = JT_CAST_INTEGER; kind < JT_CAST_KINDS; kind++) {

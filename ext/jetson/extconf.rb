@@ -24,6 +24,8 @@ end
 have_func("rb_ext_ractor_safe", "ruby.h")
 # Declared only in Ruby's internal headers; see gen_pairs_unguarded.
 have_func("rb_hash_stlike_foreach")
+# Exported for the JIT, declared only in Ruby's internal headers; see stock_memo.c.
+have_func("rb_method_entry")
 
 # numbers.c includes a power-of-ten table computed here with exact Integer
 # arithmetic; the build directory is on the include path.

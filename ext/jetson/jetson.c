@@ -181,6 +181,7 @@ JT_EXPORT void Init_jetson(void)
     jt_init_writer();
     jt_init_attribute_set();
     jt_init_db_cast();
+    jt_init_stock_memo();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);

@@ -89,6 +89,7 @@ NORETURN(void jt_raise_generator_error_str(VALUE invalid_object, VALUE message))
 void jt_init_state(void);
 void jt_init_generator(void);
 void jt_init_builder(void);
+void jt_init_stock_memo(void);
 void jt_init_writer(void);
 
 #endif

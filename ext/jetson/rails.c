@@ -1,4 +1,5 @@
 #include "rails.h"
+#include "stock_memo.h"
 
 enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s)
 {
@@ -41,7 +42,7 @@ bool jt_rails_stock(VALUE klass, enum jt_rails_kind kind, const jt_rails_setting
     if (NIL_P(name)) return false;
     /* Time's own fields are read through to_i and utc? (see times.c). */
     if (kind == JT_RAILS_TIME && !jt_time_class_is_stock(klass)) return false;
-    return RTEST(rb_funcall(s->helper, jt.id_stock_p, 2, klass, name));
+    return RTEST(jt_stock_memo_ask(s->helper, SYM2ID(name), klass));
 }
 
 /* ITALY, Date's default calendar reform: Julian days before it are in the

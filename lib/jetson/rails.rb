@@ -92,16 +92,10 @@ module Jetson
         settings.respond_to?(:escape_js_separators_in_json) && !settings.escape_js_separators_in_json
       end
 
-      # Asked by the native encoder once per class and call: whether klass
-      # still answers the methods behind the `kind` fast path with
-      # ActiveSupport's (or Ruby's) own definitions.
+      # Whether klass still answers the methods behind the `kind` fast path
+      # with ActiveSupport's (or Ruby's) own definitions.
       def stock?(klass, kind)
-        methods = case kind
-                  when :model then model_methods
-                  when :record then record_methods(klass)
-                  when :relation then relation_methods(klass)
-                  else STOCK_METHODS[kind]
-                  end
+        methods = stock_methods(klass, kind)
         return false unless methods
 
         methods.all? do |owner, name, stock, stock_source|
@@ -109,6 +103,25 @@ module Jetson
           # TimeWithZone) must also not be overridden below its owner.
           stock_source && owner.instance_method(name) == stock &&
             (!(klass <= owner) || klass.instance_method(name).owner.equal?(owner))
+        end
+      end
+
+      # The native side's questions (ext/jetson/stock_memo.c), answered with
+      # the methods each answer rests on: [answer, [[klass, :method], ...]].
+      # It keeps an answer until one of those methods resolves to another
+      # definition, so a class is asked about once, not on every call.
+      def memo_answer(question, subject)
+        case question
+        when :plan then RecordPlan.answer(subject)
+        when :attribute_set_classes then [attribute_set_classes, attribute_set_methods]
+        when :json_decode then DbCast.json_decode_answer
+        when :stock_attribute_class? then [stock_attribute_class?(subject), %i[value initialized?].map { [subject, _1] }]
+        else
+          methods = stock_methods(subject, question) || []
+          # What klass resolves each name to (for a method of another line,
+          # such as Time#strftime behind TimeWithZone, what its owner does).
+          deps = methods.map { |owner, name| subject <= owner ? [subject, name] : [owner, name] }
+          [stock?(subject, question), deps]
         end
       end
 
@@ -131,6 +144,15 @@ module Jetson
         raise ::JSON::GeneratorError.new(error.message, error.invalid_object)
       end
 
+      def stock_methods(klass, kind)
+        case kind
+        when :model then model_methods
+        when :record then record_methods(klass)
+        when :relation then relation_methods(klass)
+        else STOCK_METHODS[kind]
+        end
+      end
+
       # ActiveModel::Serializers::JSON once ActiveModel is loaded (apps load it
       # after this file), else nil.
       def active_model
@@ -139,7 +161,7 @@ module Jetson
 
       # The native encoder reads a record's attributes from ActiveModel's
       # attribute set (ext/jetson/attribute_set.c) only while the methods it
-      # stands in for are the stock ones. Asked once per call:
+      # stands in for are the stock ones:
       # [LazyAttributeSet, Attribute::Uninitialized], or nil.
       def attribute_set_classes
         return nil unless defined?(::ActiveModel::LazyAttributeSet) && defined?(::ActiveModel::Attribute)
@@ -151,6 +173,12 @@ module Jetson
         return nil unless methods.all? { |method| stock_definition?(method) }
 
         [set, ::ActiveModel::Attribute.const_get(:Uninitialized, false)]
+      end
+
+      def attribute_set_methods
+        return [] unless defined?(::ActiveModel::LazyAttributeSet)
+
+        %i[keys fetch_value []].map { [::ActiveModel::LazyAttributeSet, _1] }
       end
 
       # Once per class and call: whether an attribute of this class is
@@ -206,8 +234,8 @@ module Jetson
         # A record with singleton methods: its singleton class has no schema.
         return nil if klass.singleton_class?
         # Single-table inheritance adds its column to except:, which the
-        # native side takes from the model's plan.
-        return nil if klass._has_attribute?(klass.inheritance_column) && !RecordPlan.for(klass)
+        # native side takes from the model's plan (without a plan, Ruby
+        # serializes).
 
         @record_methods ||= capture_methods(
           [[::ActiveRecord::Serialization, :serializable_hash], [::ActiveRecord::Serialization, :attribute_names_for_serialization],

@@ -64,6 +64,29 @@ class RecordsPlanTest < Minitest::Test
     assert_current('"at":"2024-01-01T00:01:00.000Z"')
   end
 
+  # Answers are kept per class until a method they rest on resolves to
+  # another definition (ext/jetson/stock_memo.c): a method added later to a
+  # module the model included before its plan was made is one.
+  def test_a_reader_added_to_an_included_module_after_the_plan
+    concern = Module.new
+    @model.include(concern)
+    assert_current('"title":"t0"')
+    concern.module_eval { def title = "from the module" }
+    assert_current('"title":"from the module"')
+    concern.module_eval { remove_method :title }
+    assert_current('"title":"t0"')
+  end
+
+  def test_time_as_json_redefined_between_calls
+    assert_current('"at":"2024-01-01T00:00:00.000Z"')
+    patch = Module.new { def as_json(*) = "patched" }
+    Time.prepend(patch)
+    ActiveSupport::TimeWithZone.prepend(patch)
+    assert_current('"at":"patched"')
+  ensure
+    patch&.module_eval { remove_method :as_json }
+  end
+
   def test_an_alias_defined_after_the_plan
     assert_current('"title":"t0"')
     @model.alias_attribute :headline, :title

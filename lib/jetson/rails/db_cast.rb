@@ -107,26 +107,26 @@ module Jetson
         end
 
         # What a cast reads from the moment of the call: nil without
-        # ActiveRecord, else [Time.zone, default timezone is UTC, JSON columns
-        # decode as the json gem parses, ActiveRecord::Relation,
+        # ActiveRecord, else [Time.zone, default timezone is UTC,
+        # ActiveSupport.parse_json_times, ActiveRecord::Relation,
         # ActiveRecord::Associations::CollectionProxy, BigDecimal rounds half
         # up].
         def context
           return nil unless defined?(::ActiveRecord::Relation) && defined?(::ActiveRecord.default_timezone)
 
-          [::Time.zone, ::ActiveRecord.default_timezone == :utc, json_decode_stock?,
+          [::Time.zone, ::ActiveRecord.default_timezone == :utc, ::ActiveSupport.parse_json_times,
            ::ActiveRecord::Relation, ::ActiveRecord::Associations::CollectionProxy,
            ::BigDecimal.mode(::BigDecimal::ROUND_MODE) == ::BigDecimal::ROUND_HALF_UP]
         end
 
         # ActiveSupport::JSON.decode is ActiveSupport's, on the json gem's
-        # JSON.parse (Oj.mimic_JSON replaces it), without parse_json_times.
-        def json_decode_stock?
-          return false if ::ActiveSupport.parse_json_times
-
+        # JSON.parse (Oj.mimic_JSON replaces it); answered for the native
+        # side's memo (Jetson::Rails.memo_answer) with the two methods.
+        def json_decode_answer
           decode = ::ActiveSupport::JSON.method(:decode).source_location&.first.to_s
           parse = ::JSON.method(:parse).source_location&.first.to_s
-          %r{/active_support/json/}.match?(decode) && %r{/json/common\.rb\z}.match?(parse)
+          [%r{/active_support/json/}.match?(decode) && %r{/json/common\.rb\z}.match?(parse),
+           [[::ActiveSupport::JSON.singleton_class, :decode], [::JSON.singleton_class, :parse]]]
         end
 
         # The zone's period at seconds since the epoch:

@@ -40,12 +40,14 @@ module Jetson
         # The native plan of klass (see above), or nil when its records go
         # through Ruby.
         def for(klass)
-          plan = @plans[klass]
-          return plan.native if plan&.current?(klass)
+          current(klass)&.native
+        end
 
-          plan = build(klass)
-          @lock.synchronize { @plans[klass] = plan } if plan
-          plan&.native
+        # memo_answer's: the plan, and the methods it rests on (each reader,
+        # attribute_names, _read_attribute).
+        def answer(klass)
+          plan = current(klass)
+          [plan&.native, plan ? plan.methods.map { |name, _| [klass, name.to_sym] } + [[klass, :_read_attribute]] : []]
         end
 
         # The cast descriptor of a type the plan does not hold (a column a
@@ -60,6 +62,15 @@ module Jetson
         end
 
         private
+
+        def current(klass)
+          plan = @plans[klass]
+          return plan if plan&.current?(klass)
+
+          plan = build(klass)
+          @lock.synchronize { @plans[klass] = plan } if plan
+          plan
+        end
 
         def build(klass)
           return nil unless defined?(::ActiveRecord::Base) && klass.is_a?(::Class) && klass < ::ActiveRecord::Base
