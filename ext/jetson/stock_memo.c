@@ -102,6 +102,18 @@ static VALUE resolve(VALUE klass, ID id)
 #endif
 }
 
+static VALUE ask(VALUE helper, ID question, VALUE subject)
+{
+    VALUE reply = rb_funcall(helper, h.ask, 2, ID2SYM(question), subject);
+    if (!RB_TYPE_P(reply, T_ARRAY) || RARRAY_LEN(reply) != 2) rb_raise(rb_eTypeError, "Jetson: malformed stock answer");
+    return reply;
+}
+
+VALUE jt_stock_memo_answer_now(VALUE helper, ID question, VALUE subject)
+{
+    return RARRAY_AREF(ask(helper, question, subject), 0);
+}
+
 static bool still_holds(const memo_entry *e)
 {
     for (long d = 0; d < e->ndeps; d++) {
@@ -155,15 +167,22 @@ static bool remember(jt_stock_memo *m, VALUE subject, ID question, VALUE answer,
     return true;
 }
 
+/* A singleton class is one object's (an `extend`ed record): kept, its answer
+ * would keep the object alive, for an answer no other object shares. */
+static bool keepable(VALUE subject)
+{
+    return !(RB_TYPE_P(subject, T_CLASS) && FL_TEST_RAW(subject, FL_SINGLETON));
+}
+
 VALUE jt_stock_memo_ask(VALUE helper, ID question, VALUE subject)
 {
 #ifdef HAVE_RB_METHOD_ENTRY
+    if (!keepable(subject)) return jt_stock_memo_answer_now(helper, question, subject);
     jt_stock_memo *m = memo_of_ractor();
     const memo_entry *e = find(m, subject, question);
     if (e && still_holds(e)) return e->answer;
 #endif
-    VALUE reply = rb_funcall(helper, h.ask, 2, ID2SYM(question), subject);
-    if (!RB_TYPE_P(reply, T_ARRAY) || RARRAY_LEN(reply) != 2) rb_raise(rb_eTypeError, "Jetson: malformed stock answer");
+    VALUE reply = ask(helper, question, subject);
     VALUE answer = RARRAY_AREF(reply, 0);
 #ifdef HAVE_RB_METHOD_ENTRY
     /* Ruby ran: another thread may have changed the memo (looked up again). */

@@ -8,6 +8,9 @@
  * than when it was answered (see stock_memo.c). Per Ractor. */
 VALUE jt_stock_memo_ask(VALUE helper, ID question, VALUE subject);
 
+/* The same, asked of Ruby now and not kept. */
+VALUE jt_stock_memo_answer_now(VALUE helper, ID question, VALUE subject);
+
 /* Drops a kept answer (a model's plan whose attribute types were reloaded). */
 void jt_stock_memo_forget(VALUE subject, ID question);
 
