@@ -20,6 +20,15 @@
 #include "attribute_set.h"
 #include "stock_memo.h"
 
+#ifdef HAVE_RB_HASH_STLIKE_FOREACH
+/* See generator.c: rb_hash_foreach's walk without its guard, for walks
+ * that run no Ruby code. */
+int rb_hash_stlike_foreach(VALUE hash, st_foreach_callback_func *func, st_data_t arg);
+#define WALK_HASH(hash, fn, arg) rb_hash_stlike_foreach((hash), (st_foreach_callback_func *)(fn), (st_data_t)(arg))
+#else
+#define WALK_HASH(hash, fn, arg) rb_hash_foreach((hash), (fn), (VALUE)(arg))
+#endif
+
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
@@ -155,13 +164,14 @@ static int extra_name_i(VALUE key, VALUE type, VALUE data)
 /* The layout of the row (its values' key objects, in order), found among
  * those met in this call or worked out; NULL when Ruby has to answer. */
 static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALUE klass, VALUE plan, VALUE types,
-                                                    VALUE values, VALUE additional, VALUE defaults,
+                                                    VALUE values, VALUE additional, VALUE set,
                                                     const jt_attribute_row *row)
 {
     for (int i = 0; i < a->layout_count; i++) {
         struct jt_attribute_layout *l = a->layouts[i];
+        /* default_attributes are the model's, made again with its types. */
         if (l->klass == klass && l->types == types && l->additional == additional && l->plan == plan &&
-            l->defaults == defaults && l->types_size == RHASH_SIZE(types) &&
+            l->types_size == RHASH_SIZE(types) &&
             l->additional_size == RHASH_SIZE(additional) && l->value_count == row->count &&
             memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
             return l;
@@ -179,6 +189,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
     l->types = types;
     l->additional = additional;
     l->plan = plan;
+    VALUE defaults = rb_attr_get(set, h.ivar_default_attributes);
     l->defaults = defaults;
     l->types_size = RHASH_SIZE(types);
     l->additional_size = RHASH_SIZE(additional);
@@ -187,6 +198,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
     if (RHASH_SIZE(types) > 0) {
         if (!plain_hash(defaults)) return NULL;
         struct extra_names x = {.a = a, .values = values, .defaults = defaults, .layout = l, .unreadable = false};
+        /* attribute_state may ask Ruby about a class: the guarded walk */
         rb_hash_foreach(types, extra_name_i, (VALUE)&x);
         if (x.unreadable) return NULL;
     }
@@ -288,7 +300,6 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     VALUE attributes = rb_attr_get(set, h.ivar_attributes);
     VALUE additional = rb_attr_get(set, h.ivar_additional_types);
     VALUE casted = rb_attr_get(set, h.ivar_casted_values);
-    VALUE defaults = rb_attr_get(set, h.ivar_default_attributes);
     if (!plain_hash(values) || !plain_hash(types) || !plain_hash(attributes) || !plain_hash(additional) ||
         !plain_hash(casted)) {
         return false;
@@ -308,9 +319,9 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     row->count = 0;
     row->casted = RHASH_SIZE(casted) ? casted : Qnil;
     struct row_fill fill = {.row = row, .hint = 0, .unreadable = false};
-    rb_hash_foreach(values, value_key_i, (VALUE)&fill);
+    WALK_HASH(values, value_key_i, &fill);
     if (fill.unreadable) return false;
-    row->layout = row_layout(a, klass, plan, types, values, additional, defaults, row);
+    row->layout = row_layout(a, klass, plan, types, values, additional, set, row);
     if (!row->layout) return false;
     for (long i = row->count; i < row->layout->count; i++) {
         row->names[i] = row->layout->names[i];

@@ -74,6 +74,9 @@ struct jt_class_profile {
     enum jt_rails_kind rails_kind;
     bool rails_stock;
     bool rails_record_stock; /* an ActiveRecord class serialized natively (gen_rails_record) */
+    /* include_root_in_json of its instances (a class attribute without an
+     * instance writer): -1 until the first instance is asked. */
+    signed char rails_root;
 };
 
 /* Per-call generation context; lives on the C stack. */
@@ -210,7 +213,7 @@ void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options);
 /* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a
  * root key when asked (false: left to Ruby). The Hash comes from the model's
  * own serializable_hash, or is written natively for ActiveRecord records. */
-bool jt_record_model(jt_gen *g, VALUE model, const struct jt_class_profile *p);
+bool jt_record_model(jt_gen *g, VALUE model, struct jt_class_profile *p);
 /* Whether klass is an ActiveRecord::Relation (association proxies too). */
 bool jt_record_relation_class_p(jt_gen *g, VALUE klass);
 /* A relation written as as_json writes it: its records. */

@@ -14,6 +14,7 @@ struct jt_class_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_class_
         if (p->rails_kind == JT_RAILS_OBJECT && jt_record_relation_class_p(g, p->klass)) p->rails_kind = JT_RAILS_RELATION;
         p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
         p->rails_record_stock = p->rails_kind == JT_RAILS_MODEL && jt_rails_stock(p->klass, JT_RAILS_RECORD, g->rails);
+        p->rails_root = -1;
         p->rails_known = true;
     }
     return p;

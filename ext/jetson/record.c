@@ -272,12 +272,15 @@ static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
     RB_GC_GUARD(list);
 }
 
-bool jt_record_model(jt_gen *g, VALUE model, const struct jt_class_profile *p)
+bool jt_record_model(jt_gen *g, VALUE model, struct jt_class_profile *p)
 {
     VALUE options = g->as_json_options;
     if (options == Qundef) options = Qnil;
     VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
-    if (root == Qundef) root = rb_funcall(model, jt.id_include_root_in_json, 0);
+    if (root == Qundef) {
+        if (p->rails_root < 0) p->rails_root = RTEST(rb_funcall(model, jt.id_include_root_in_json, 0));
+        root = p->rails_root ? Qtrue : Qfalse;
+    }
     if (RTEST(root)) return false;
     if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
     VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
