@@ -74,7 +74,10 @@ class RecordsOjTest < Minitest::Test
       # Oj's own bytes: the same document (its time and float text may differ).
       refute_nil JSON.parse(oj_after[label]), label
     end
-    assert_equal '[{"data":null}]', plain["duplicate keys"], "json 3.1's JSON.parse refuses the duplicate key"
+    # json 3's JSON.parse refuses the duplicate key (the column reads nil),
+    # json 2's warns and keeps the last value.
+    expected = JSON::VERSION.to_i >= 3 ? '[{"data":null}]' : '[{"data":{"a":2}}]'
+    assert_equal expected, plain["duplicate keys"], "json #{JSON::VERSION}'s JSON.parse"
     assert_equal '[{"data":{"a":2}}]', jetson_after["duplicate keys"], "Oj's JSON.parse keeps the last value"
     oj_only = oj_after.values_at("records", "relation", "hash").join
     refute_equal plain.values_at("records", "relation", "hash").join, oj_only,
