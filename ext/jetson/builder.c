@@ -23,6 +23,7 @@ static void builder_mark(void *ptr)
     rb_gc_mark(b->records_class);
     rb_gc_mark(b->casts);
     rb_gc_mark(b->record_reader);
+    rb_gc_mark(b->inline_plans);
 }
 
 static void builder_free(void *ptr)
@@ -59,6 +60,7 @@ static VALUE builder_alloc(VALUE klass)
     b->records_class = Qnil;
     b->casts = Qnil;
     b->record_reader = Qnil;
+    b->inline_plans = Qnil;
     /* Key methods stand for method_missing only where method_missing is
      * Jetson::Builder's (a subclass may have its own: see builder_key_method). */
     b->own_method_missing = klass == jb.cBuilder || RTEST(rb_funcall(jb.cBuilder, jb.id_own_method_missing_p, 1, klass));
@@ -413,7 +415,7 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
 }
 
 /* _is_collection? */
-static bool is_collection(VALUE object)
+bool jb_collection_p(VALUE object)
 {
     return rb_respond_to(object, jb.id_map) && rb_respond_to(object, jb.id_count) &&
            !(RB_TYPE_P(object, T_STRUCT) && RTEST(rb_obj_is_kind_of(object, rb_cStruct)));
@@ -437,6 +439,9 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
     jb_slot result;
     jb_builder *b = jb_get(self);
     if (b->template && argc >= 1 && partial_options_p(argv[0])) {
+        /* `json.author post.author, partial: "authors/author", as: :author` */
+        VALUE done;
+        if (argc == 1 && jb_inline_partial(self, key, value, argv[0], &done)) return done;
         /* `json.comments post.comments, partial: "comments/comment", as: :comment` */
         VALUE options = rb_funcall(argv[0], jb.id_dup, 0);
         return rb_funcall(self, jb.id_set_inline_partial, 3, key, value, options);
@@ -456,7 +461,7 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
         } else {
             result = jb_leaf(jb_format_keys(b, value));
         }
-    } else if (is_collection(value)) {
+    } else if (jb_collection_p(value)) {
         result = collection_value(self, value, argc, argv, false);
     } else {
         struct extract x = { .self = self, .object = value, .argc = argc, .argv = argv };
@@ -732,4 +737,5 @@ void jt_init_builder(void)
     rb_define_private_method(c, "_encode", builder_encode, -1);
     jt_init_builder_fragments();
     jt_init_builder_records();
+    jt_init_builder_partials();
 }

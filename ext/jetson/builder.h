@@ -86,6 +86,8 @@ typedef struct jb_builder {
     /* builder_records.c: the snapshots of cast leaves' casts (an Array, or
      * Qnil), and the reader of records' attribute sets (or Qnil). */
     VALUE casts, record_reader;
+    /* builder_partials.c: plans of single partials rendered under a key. */
+    VALUE inline_plans;
 } jb_builder;
 
 typedef struct jb_key {
@@ -165,6 +167,8 @@ void jt_init_builder_fragments(void);
 typedef struct jb_record_row {
     VALUE reader, record;
     bool fresh;
+    bool zone_read; /* zone is Time.zone, read since Ruby code last ran */
+    VALUE zone;
     jt_attribute_row row;
 } jb_record_row;
 bool jb_record_read(jb_builder *b, VALUE object, jb_record_row *rr);
@@ -175,5 +179,12 @@ bool jb_record_slot(jb_builder *b, jb_record_row *rr, VALUE name, jb_slot *slot)
 VALUE jb_cast_value(jb_builder *b, jb_slot s);
 void jb_write_cast(struct jt_gen *g, jb_builder *b, jb_slot s);
 void jt_init_builder_records(void);
+
+/* builder_partials.c: `json.key object, partial: "p", as: :x` run natively
+ * (true, *result set), or false for JbuilderTemplate#_set_inline_partial. */
+bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE *result);
+void jt_init_builder_partials(void);
+/* _is_collection?: responds to map and count, and is not a Struct. */
+bool jb_collection_p(VALUE object);
 
 #endif

@@ -99,6 +99,7 @@ bool jb_record_read(jb_builder *b, VALUE object, jb_record_row *rr)
     rr->reader = b->record_reader;
     rr->record = object;
     rr->fresh = true;
+    rr->zone_read = false;
     if (!jt_attribute_names(&r->access, object, &rr->row)) return false;
     if (!jt_db_context_load(&r->access.db)) r->usable = false;
     return r->usable;
@@ -170,8 +171,15 @@ bool jb_record_slot(jb_builder *b, jb_record_row *rr, VALUE name, jb_slot *slot)
     }
     if (cast->kind == JT_CAST_JSON || (b->ignore_nil && !surely_present(cast, value))) return false;
     jt_db_context *c = &r->access.db;
-    /* Time.zone now, as the reader would read it now. */
-    if (cast->zone_aware) c->zone = rb_funcall(rb_cTime, h.zone, 0);
+    /* Time.zone now, as the reader would read it now: once per extract!
+     * while no Ruby code runs (a reader in between might set it). */
+    if (cast->zone_aware) {
+        if (!rr->zone_read || !rr->fresh) {
+            rr->zone = rb_funcall(rb_cTime, h.zone, 0);
+            rr->zone_read = rr->fresh;
+        }
+        c->zone = rr->zone;
+    }
     long index = snapshot_index(b, row->layout->descriptors[row->columns[i]], cast, c);
     if (index > JB_CAST_MAX) return false;
     *slot = (jb_slot){ .value = value, .node = JB_CAST_BASE - (int32_t)index };

@@ -137,6 +137,13 @@ class JbuilderTemplate < ::Jbuilder
     end
   end
 
+  # The plan of `json.author post.author, partial: "authors/author", as:
+  # :author` for the native side (ext/jetson/builder_partials.c), asked once
+  # per partial and `as:` in a render.
+  def _inline_partial_plan(partial, as)
+    _partials.inline_plan(self, partial, as)
+  end
+
   # `json.author post.author, partial: "users/user", as: :user`: the partial
   # (or a collection of it) rendered as the key's value.
   def _set_inline_partial(name, object, options)

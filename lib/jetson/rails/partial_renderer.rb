@@ -99,6 +99,24 @@ module Jetson
         @buffer = ::ActionView::OutputBuffer.new unless @buffer.empty?
       end
 
+      # What _set_inline_partial and render do for a single partial under a
+      # key (locals { as => object, json: json }, the default handlers), for
+      # the native side to repeat per call: [template, method name, locals
+      # (the object set into it each time), view, output buffer, self (for
+      # element_error), the layout block]; false when a call must come here
+      # (events owed to a listener of render_partial.action_view, a template
+      # that is not a .jbuilder run directly).
+      def inline_plan(json, partial, as)
+        return false if ::ActiveSupport::Notifications.notifier.listening?("render_partial.action_view")
+
+        locals = { as => nil, json: json }
+        options = { handlers: ::JbuilderTemplate.template_lookup_options[:handlers] }
+        template = find(partial, locals.keys, details(options))
+        return false unless template.handler.equal?(::JbuilderHandler) && direct?(template)
+
+        [template, template.method_name, locals, @view, @buffer, self, @layout_block].freeze
+      end
+
       # Renders each object as an element of node, ActionView's collection
       # locals set (the object as `as`, its _counter and _iteration); yields
       # after each element if given a block.

@@ -1,0 +1,122 @@
+/* `json.author post.author, partial: "authors/author", as: :author` in a
+ * view: one partial rendered as a key's value, the commonest call of nested
+ * views (an author per post, per comment). Jbuilder renders it through
+ * ActionView's render helper; Jetson's Ruby side (JbuilderTemplate's
+ * _set_inline_partial, PartialRenderer#render) does the same lookups with
+ * fewer objects, but still builds an options Hash, a locals Hash and an
+ * instrumentation payload per call.
+ *
+ * Here, the first call with a given partial and `as:` asks the Ruby side
+ * for a plan (JbuilderTemplate#_inline_partial_plan): the template, its
+ * compiled method and a locals Hash, when the call can run that method as
+ * Template#render would and nobody listens to render_partial.action_view
+ * (whose payload would then be owed); false otherwise. Later calls set the
+ * object into the plan's locals and run the method in a scope of their own.
+ * Everything else (nil, a collection, other options, a plan refused) goes
+ * to _set_inline_partial as before. */
+
+#include "builder.h"
+
+/* Written once by Init_jetson, only read afterwards (see jt_handles). */
+static struct {
+    ID inline_partial_plan, run, element_error;
+    VALUE sym_as, sym_partial;
+} h;
+
+enum { PLAN_TEMPLATE, PLAN_METHOD, PLAN_LOCALS, PLAN_VIEW, PLAN_BUFFER, PLAN_RENDERER, PLAN_BLOCK, PLAN_SIZE };
+
+/* The plan for (partial, as), from the builder's list, asked for once. */
+static VALUE plan_for(VALUE self, jb_builder *b, VALUE partial, VALUE as)
+{
+    if (NIL_P(b->inline_plans)) RB_OBJ_WRITE(self, &b->inline_plans, rb_ary_new());
+    VALUE plans = b->inline_plans;
+    for (long i = 0; i < RARRAY_LEN(plans); i++) {
+        VALUE entry = RARRAY_AREF(plans, i);
+        if (RARRAY_AREF(entry, 1) == as && rb_str_equal(RARRAY_AREF(entry, 0), partial) == Qtrue) return entry;
+    }
+    VALUE plan = rb_funcall(self, h.inline_partial_plan, 2, partial, as);
+    if (!(RB_TYPE_P(plan, T_ARRAY) && RARRAY_LEN(plan) == PLAN_SIZE)) plan = Qfalse;
+    /* [partial, as, plan, running]: a partial that renders itself (the
+     * plan's locals in use) goes the Ruby way. */
+    VALUE entry = rb_ary_new_from_args(4, rb_str_new_frozen(partial), as, plan, Qfalse);
+    rb_ary_push(plans, entry);
+    return entry;
+}
+
+struct inline_call {
+    VALUE plan, entry;
+};
+
+static VALUE run_done(VALUE data)
+{
+    rb_ary_store(((struct inline_call *)data)->entry, 3, Qfalse);
+    return Qnil;
+}
+
+static VALUE run_guarded(VALUE data);
+
+static VALUE run_partial(VALUE data)
+{
+    VALUE plan = ((struct inline_call *)data)->plan;
+    VALUE args[4] = {RARRAY_AREF(plan, PLAN_METHOD), RARRAY_AREF(plan, PLAN_TEMPLATE), RARRAY_AREF(plan, PLAN_LOCALS),
+                     RARRAY_AREF(plan, PLAN_BUFFER)};
+    /* PartialRenderer#run: view._run(method, template, locals, buffer, &layout_block) */
+    return rb_funcall_with_block(RARRAY_AREF(plan, PLAN_VIEW), h.run, 4, args, RARRAY_AREF(plan, PLAN_BLOCK));
+}
+
+/* Template#render's rescue: a StandardError becomes ActionView's
+ * Template::Error naming the partial (PartialRenderer#element_error). */
+static VALUE run_in_scope(VALUE data)
+{
+    VALUE plan = ((struct inline_call *)data)->plan;
+    int state = 0;
+    rb_protect(run_partial, data, &state);
+    if (state) {
+        VALUE error = rb_errinfo();
+        if (!RB_TYPE_P(error, T_OBJECT) || !RTEST(rb_obj_is_kind_of(error, rb_eStandardError))) rb_jump_tag(state);
+        rb_funcall(RARRAY_AREF(plan, PLAN_RENDERER), h.element_error, 2, RARRAY_AREF(plan, PLAN_TEMPLATE), error);
+        rb_jump_tag(state); /* element_error raises; not reached */
+    }
+    return Qnil;
+}
+
+static VALUE run_guarded(VALUE data)
+{
+    rb_ary_store(((struct inline_call *)data)->entry, 3, Qtrue);
+    return rb_ensure(run_in_scope, data, run_done, data);
+}
+
+bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE *result)
+{
+    if (NIL_P(object) || !RB_TYPE_P(options, T_HASH) || RBASIC_CLASS(options) != rb_cHash || RHASH_SIZE(options) != 2) {
+        return false;
+    }
+    VALUE partial = rb_hash_lookup2(options, h.sym_partial, Qundef);
+    VALUE as = rb_hash_lookup2(options, h.sym_as, Qundef);
+    if (!RB_TYPE_P(partial, T_STRING) || !RB_SYMBOL_P(as)) return false;
+    jb_builder *b = jb_get(self);
+    VALUE entry = plan_for(self, b, partial, as);
+    VALUE plan = RARRAY_AREF(entry, 2);
+    if (!RTEST(plan) || RTEST(RARRAY_AREF(entry, 3))) return false;
+    /* _set_inline_partial's _collection? (respond_to? :map and :count). */
+    if (jb_collection_p(object)) return false;
+    VALUE locals = RARRAY_AREF(plan, PLAN_LOCALS);
+    rb_hash_aset(locals, as, object);
+    struct inline_call call = {.plan = plan, .entry = entry};
+    jb_slot value = jb_in_scope(self, run_guarded, (VALUE)&call);
+    jb_set_value(jb_get(self), key, value);
+    RB_GC_GUARD(value.value);
+    RB_GC_GUARD(plan);
+    RB_GC_GUARD(entry);
+    *result = Qnil;
+    return true;
+}
+
+void jt_init_builder_partials(void)
+{
+    h.inline_partial_plan = rb_intern("_inline_partial_plan");
+    h.run = rb_intern("_run");
+    h.element_error = rb_intern("element_error");
+    h.sym_as = ID2SYM(rb_intern("as"));
+    h.sym_partial = ID2SYM(rb_intern("partial"));
+}
