@@ -415,8 +415,9 @@ static void array(VALUE self, VALUE collection, int argc, const VALUE *argv, boo
 }
 
 /* _is_collection? */
-bool jb_collection_p(VALUE object)
+bool jb_collection_p(jb_builder *b, VALUE object)
 {
+    if (jb_record_not_collection(b, object)) return false;
     return rb_respond_to(object, jb.id_map) && rb_respond_to(object, jb.id_count) &&
            !(RB_TYPE_P(object, T_STRUCT) && RTEST(rb_obj_is_kind_of(object, rb_cStruct)));
 }
@@ -461,7 +462,7 @@ static VALUE set(VALUE self, VALUE key, VALUE value, int argc, const VALUE *argv
         } else {
             result = jb_leaf(jb_format_keys(b, value));
         }
-    } else if (jb_collection_p(value)) {
+    } else if (jb_collection_p(b, value)) {
         result = collection_value(self, value, argc, argv, false);
     } else {
         struct extract x = { .self = self, .object = value, .argc = argc, .argv = argv };

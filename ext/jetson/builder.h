@@ -184,7 +184,13 @@ void jt_init_builder_records(void);
  * (true, *result set), or false for JbuilderTemplate#_set_inline_partial. */
 bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE *result);
 void jt_init_builder_partials(void);
+/* view._run(method, template, locals, buffer, &block), or natively what it
+ * does when native is true and method a Symbol (builder_partials.c). */
+VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE buffer, VALUE block, bool native);
 /* _is_collection?: responds to map and count, and is not a Struct. */
-bool jb_collection_p(VALUE object);
+bool jb_collection_p(jb_builder *b, VALUE object);
+/* True when object is an ActiveRecord record known not to respond to map
+ * (builder_records.c); false when Ruby has to be asked. */
+bool jb_record_not_collection(jb_builder *b, VALUE object);
 
 #endif

@@ -163,7 +163,7 @@ static VALUE builder_collection_element(VALUE self, VALUE node)
 }
 
 /* _render_elements(node, objects, view, template, locals, variables,
- * iteration, buffer, renderer): a collection of .jbuilder partials, each
+ * iteration, buffer, renderer, native_run): a collection of .jbuilder partials, each
  * object an element in a scope of its own, rendered by calling the
  * partial's compiled method as Template#render does (`view._run(method,
  * template, locals, buffer)`), with ActionView's collection locals: the
@@ -180,7 +180,7 @@ struct elements {
     VALUE as, counter, iteration_name;
     int32_t node;
     long index;
-    bool plain_locals;
+    bool plain_locals, native_run;
     struct saved_state saved;
 };
 
@@ -196,8 +196,7 @@ static void set_local(struct elements *e, VALUE name, VALUE value)
 static VALUE run_partial(VALUE data)
 {
     struct elements *e = (struct elements *)data;
-    VALUE args[4] = { e->method, e->template, e->locals, e->buffer };
-    return rb_funcallv(e->view, jb.id__run, 4, args);
+    return jb_view_run(e->view, e->method, e->template, e->locals, e->buffer, Qnil, e->native_run);
 }
 
 static void render_element(struct elements *e, VALUE object)
@@ -255,7 +254,7 @@ static VALUE elements_ensure(VALUE data)
 
 static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
 {
-    rb_check_arity(argc, 9, 9);
+    rb_check_arity(argc, 10, 10);
     VALUE objects = argv[1], template = argv[3], locals = argv[4], variables = argv[5];
     jb_builder *b = jb_get(self);
     Check_Type(locals, T_HASH);
@@ -265,9 +264,10 @@ static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
         .self = self, .objects = objects, .view = argv[2], .template = template, .locals = locals, .iteration = argv[6],
         .buffer = argv[7], .renderer = argv[8], .as = RARRAY_AREF(variables, 0), .counter = RARRAY_AREF(variables, 1),
         .iteration_name = RARRAY_AREF(variables, 2), .node = collection_node(b, argv[0]),
-        .plain_locals = RBASIC_CLASS(locals) == rb_cHash, .saved = jb_save_state(b),
+        .plain_locals = RBASIC_CLASS(locals) == rb_cHash, .native_run = RTEST(argv[9]), .saved = jb_save_state(b),
     };
     e.method = rb_funcall(template, jb.id_method_name, 0);
+    if (e.native_run) e.method = rb_str_intern(StringValue(e.method));
     rb_ensure(elements_body, (VALUE)&e, elements_ensure, (VALUE)&e);
     RB_GC_GUARD(objects);
     RB_GC_GUARD(e.saved.current.value);

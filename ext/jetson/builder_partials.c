@@ -19,11 +19,61 @@
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
-    ID inline_partial_plan, run, element_error;
+    ID inline_partial_plan, run, element_error, output_buffer, virtual_path, current_template;
     VALUE sym_as, sym_partial;
 } h;
 
-enum { PLAN_TEMPLATE, PLAN_METHOD, PLAN_LOCALS, PLAN_VIEW, PLAN_BUFFER, PLAN_RENDERER, PLAN_BLOCK, PLAN_SIZE };
+enum {
+    PLAN_TEMPLATE, PLAN_METHOD, PLAN_LOCALS, PLAN_VIEW, PLAN_BUFFER, PLAN_RENDERER, PLAN_BLOCK, PLAN_NATIVE_RUN,
+    PLAN_SIZE
+};
+
+/* ActionView::Base#_run(method, template, locals, buffer, &block) without
+ * its Ruby frame, keyword defaults and ensure block: the same three view
+ * variables saved, set and put back, the same public call of the template's
+ * method. Taken only where PartialRenderer says _run is the one this
+ * repeats (its ActionView versions, not redefined). */
+struct view_run {
+    VALUE view, template, locals, buffer, block;
+    ID method;
+    VALUE saved_buffer, saved_path, saved_template;
+};
+
+static VALUE view_run_call(VALUE data)
+{
+    struct view_run *r = (struct view_run *)data;
+    rb_ivar_set(r->view, h.current_template, r->template);
+    rb_ivar_set(r->view, h.output_buffer, r->buffer);
+    VALUE args[2] = {r->locals, r->buffer};
+    return rb_funcall_with_block(r->view, r->method, 2, args, r->block);
+}
+
+static VALUE view_run_restore(VALUE data)
+{
+    struct view_run *r = (struct view_run *)data;
+    rb_ivar_set(r->view, h.output_buffer, r->saved_buffer);
+    rb_ivar_set(r->view, h.virtual_path, r->saved_path);
+    rb_ivar_set(r->view, h.current_template, r->saved_template);
+    return Qnil;
+}
+
+VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE buffer, VALUE block, bool native)
+{
+    if (!native || !RB_SYMBOL_P(method)) {
+        VALUE args[4] = {method, template, locals, buffer};
+        return rb_funcall_with_block(view, h.run, 4, args, block);
+    }
+    struct view_run r = {
+        .view = view, .template = template, .locals = locals, .buffer = buffer, .block = block,
+        .method = rb_sym2id(method), .saved_buffer = rb_ivar_get(view, h.output_buffer),
+        .saved_path = rb_ivar_get(view, h.virtual_path), .saved_template = rb_ivar_get(view, h.current_template),
+    };
+    VALUE result = rb_ensure(view_run_call, (VALUE)&r, view_run_restore, (VALUE)&r);
+    RB_GC_GUARD(r.saved_buffer);
+    RB_GC_GUARD(r.saved_path);
+    RB_GC_GUARD(r.saved_template);
+    return result;
+}
 
 /* The plan for (partial, as), from the builder's list, asked for once. */
 static VALUE plan_for(VALUE self, jb_builder *b, VALUE partial, VALUE as)
@@ -58,10 +108,10 @@ static VALUE run_guarded(VALUE data);
 static VALUE run_partial(VALUE data)
 {
     VALUE plan = ((struct inline_call *)data)->plan;
-    VALUE args[4] = {RARRAY_AREF(plan, PLAN_METHOD), RARRAY_AREF(plan, PLAN_TEMPLATE), RARRAY_AREF(plan, PLAN_LOCALS),
-                     RARRAY_AREF(plan, PLAN_BUFFER)};
-    /* PartialRenderer#run: view._run(method, template, locals, buffer, &layout_block) */
-    return rb_funcall_with_block(RARRAY_AREF(plan, PLAN_VIEW), h.run, 4, args, RARRAY_AREF(plan, PLAN_BLOCK));
+    /* view._run(method, template, locals, buffer, &layout_block) */
+    return jb_view_run(RARRAY_AREF(plan, PLAN_VIEW), RARRAY_AREF(plan, PLAN_METHOD), RARRAY_AREF(plan, PLAN_TEMPLATE),
+                       RARRAY_AREF(plan, PLAN_LOCALS), RARRAY_AREF(plan, PLAN_BUFFER), RARRAY_AREF(plan, PLAN_BLOCK),
+                       RTEST(RARRAY_AREF(plan, PLAN_NATIVE_RUN)));
 }
 
 /* Template#render's rescue: a StandardError becomes ActionView's
@@ -99,7 +149,7 @@ bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE
     VALUE plan = RARRAY_AREF(entry, 2);
     if (!RTEST(plan) || RTEST(RARRAY_AREF(entry, 3))) return false;
     /* _set_inline_partial's _collection? (respond_to? :map and :count). */
-    if (jb_collection_p(object)) return false;
+    if (jb_collection_p(b, object)) return false;
     VALUE locals = RARRAY_AREF(plan, PLAN_LOCALS);
     rb_hash_aset(locals, as, object);
     struct inline_call call = {.plan = plan, .entry = entry};
@@ -117,6 +167,9 @@ void jt_init_builder_partials(void)
     h.inline_partial_plan = rb_intern("_inline_partial_plan");
     h.run = rb_intern("_run");
     h.element_error = rb_intern("element_error");
+    h.output_buffer = rb_intern("@output_buffer");
+    h.virtual_path = rb_intern("@virtual_path");
+    h.current_template = rb_intern("@current_template");
     h.sym_as = ID2SYM(rb_intern("as"));
     h.sym_partial = ID2SYM(rb_intern("partial"));
 }

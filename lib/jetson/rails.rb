@@ -113,6 +113,7 @@ module Jetson
       def memo_answer(question, subject)
         case question
         when :plan then RecordPlan.answer(subject)
+        when :collection_probe then RecordPlan.collection_probe(subject)
         when :attribute_set_classes then [attribute_set_classes, attribute_set_methods]
         when :json_decode then DbCast.json_decode_answer
         when :stock_attribute_class? then [stock_attribute_class?(subject), %i[value initialized?].map { [subject, _1] }]

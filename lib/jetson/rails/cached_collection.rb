@@ -13,6 +13,17 @@ module Jetson
     # of them, at the place of the first), misses are rendered before the
     # collection is put together, and their counters count misses only.
     class CachedCollection
+      # An element's key, hashed once. The keys are looked up several times
+      # (items with equal keys, the store's results, hits and misses, the
+      # order), and Array#hash hashes every part again, the record's part
+      # through ActiveRecord::Core#hash, which reads its id.
+      class Key < ::Array
+        def hash
+          @hash ||= super
+        end
+      end
+      private_constant :Key
+
       def initialize(partials, json, template, cached, preload)
         @partials = partials
         @view = partials.view
@@ -70,8 +81,7 @@ module Jetson
       # ActionView's expanded_cache_key: the view's fragment name for the
       # item's key with the partial's digest, and the controller's keys.
       def cache_key(key, digest_path)
-        key = @view.combined_fragment_cache_key(@view.cache_fragment_name(key, digest_path: digest_path))
-        key.frozen? ? key.dup : key
+        Key.new(@view.combined_fragment_cache_key(@view.cache_fragment_name(key, digest_path: digest_path)))
       end
 
       # Renders items on a node of their own; returns the node and the JSON

@@ -193,8 +193,10 @@ class JbuilderHandler
     # Before the source: on its first line, so that errors point at the
     # source's own line numbers. After it: a `;` ends a last call whose
     # keyword value is omitted (`json.partial! "p", content:`), and the
-    # newline a last line that is a comment.
+    # newline a last line that is a comment. The literal is frozen: a
+    # template is not compiled with frozen string literals, and every
+    # partial would allocate it.
     "__jbuilder_json = defined?(json); json ||= JbuilderTemplate.new(self); #{source};\n" \
-      "json.target! unless __jbuilder_json == \"local-variable\""
+      "json.target! unless __jbuilder_json == \"local-variable\".freeze"
   end
 end

@@ -28,6 +28,14 @@ module Jetson
       # LookupContext#find_template (an alias of find) is gone after Rails
       # 8.1, whose find returns nil for a missing template and find! raises.
       FIND = ::ActionView::LookupContext.method_defined?(:find!) ? :find! : :find_template
+      # The ActionView lines whose ActionView::Base#_run the native side
+      # repeats without a Ruby frame (ext/jetson/builder_partials.c): it
+      # sets @current_template and @output_buffer, calls the template's
+      # method (locals, buffer, &block) and puts them and @virtual_path back.
+      # Other lines (Rails 8's _run is not read here) call _run itself.
+      NATIVE_RUN_VERSIONS = ["7.1", "7.2"].freeze
+      NATIVE_RUN = NATIVE_RUN_VERSIONS.include?(::ActionView.version.segments.first(2).join(".")) &&
+                   ::ActionView::Base.instance_method(:_run).owner.equal?(::ActionView::Base)
 
       def initialize(view)
         @view = view
@@ -42,6 +50,8 @@ module Jetson
         @buffer = ::ActionView::OutputBuffer.new
         # What ActionView passes a single partial for `yield` (its layout's content).
         @layout_block = proc { |*name| view._layout_for(*name) }
+        # ... unless the app's view class has a _run of its own.
+        @native_run = NATIVE_RUN && view.method(:_run).owner.equal?(::ActionView::Base)
       end
 
       # A single partial: render(partial: "posts/post", locals: {...}, handlers: [...]).
@@ -101,9 +111,10 @@ module Jetson
 
       # What _set_inline_partial and render do for a single partial under a
       # key (locals { as => object, json: json }, the default handlers), for
-      # the native side to repeat per call: [template, method name, locals
-      # (the object set into it each time), view, output buffer, self (for
-      # element_error), the layout block]; false when a call must come here
+      # the native side to repeat per call: [template, method name (a Symbol
+      # when _run is repeated natively), locals (the object set into it each
+      # time), view, output buffer, self (for element_error), the layout
+      # block, whether _run is repeated natively]; false when a call must come here
       # (events owed to a listener of render_partial.action_view, a template
       # that is not a .jbuilder run directly).
       def inline_plan(json, partial, as)
@@ -114,7 +125,8 @@ module Jetson
         template = find(partial, locals.keys, details(options))
         return false unless template.handler.equal?(::JbuilderHandler) && direct?(template)
 
-        [template, template.method_name, locals, @view, @buffer, self, @layout_block].freeze
+        method = @native_run ? template.method_name.to_sym : template.method_name
+        [template, method, locals, @view, @buffer, self, @layout_block, @native_run].freeze
       end
 
       # Renders each object as an element of node, ActionView's collection
@@ -127,7 +139,7 @@ module Jetson
         buffer = template.handler.equal?(::JbuilderHandler) ? @buffer : nil
         if buffer && !block_given? && direct?(template)
           return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
-                               buffer, self)
+                               buffer, self, @native_run)
         end
         objects.each do |object|
           locals[as] = object

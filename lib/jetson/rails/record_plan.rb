@@ -50,6 +50,46 @@ module Jetson
           [plan&.native, plan ? plan.methods.map { |name, _| [klass, name.to_sym] } + [[klass, :_read_attribute]] : []]
         end
 
+        # memo_answer's :collection_probe for a model: the attribute names
+        # whose presence in a record makes `record.respond_to?(:map)` true
+        # (Jbuilder's _is_collection? asks it of every object rendered under
+        # a key), or nil when that answer needs Ruby: respond_to? or
+        # respond_to_missing? other than ActiveRecord's and ActiveModel's, or
+        # a map method. The patterns are the model's attribute method
+        # patterns (class-level, settled when the class body ran).
+        def collection_probe(klass)
+          return [nil, []] unless probe_stock?(klass)
+
+          names = klass.send(:attribute_method_patterns_matching, "map").map(&:attr_name).uniq.freeze
+          # PrimaryKey's attribute_method? is true for "id" whatever the record holds.
+          return [nil, []] if names.include?("id")
+
+          [names, PROBE_METHODS.map { [klass, _1] }]
+        end
+
+        PROBE_METHODS = %i[respond_to? respond_to_missing? map attribute_method? matched_attribute_method].freeze
+
+        def probe_stock?(klass)
+          return false unless defined?(::ActiveRecord::Base) && klass.is_a?(::Class) && klass < ::ActiveRecord::Base
+          return false if klass.singleton_class? || klass.method_defined?(:map) || klass.private_method_defined?(:map)
+
+          stock = [::ActiveRecord::AttributeMethods, ::ActiveModel::AttributeMethods, ::Kernel]
+          owners(klass, :respond_to?) == stock &&
+            owners(klass, :respond_to_missing?) == [::ActiveRecord::AttributeMethods, ::Kernel] &&
+            owners(klass, :attribute_method?).first(2) ==
+              [::ActiveRecord::AttributeMethods::PrimaryKey, ::ActiveRecord::AttributeMethods] &&
+            owners(klass, :matched_attribute_method) == [::ActiveModel::AttributeMethods]
+        rescue NameError
+          false
+        end
+
+        # The modules of klass's ancestors that define name, in lookup order.
+        def owners(klass, name)
+          klass.ancestors.select do |m|
+            m.instance_methods(false).include?(name) || m.private_instance_methods(false).include?(name)
+          end
+        end
+
         # The cast descriptor of a type the plan does not hold (a column a
         # query adds: find_by_sql, select with an alias).
         def descriptor(type)

@@ -1,0 +1,1 @@
+json.extract! author, :id, :name
