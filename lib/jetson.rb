@@ -30,6 +30,24 @@ module Jetson
   # key, a key inside an array, a pop with nothing open, ...).
   class WriterError < JSONError; end
 
+  # Raised by `require "jetson/rails"`, `"jetson/builder"` or `"jetson/jbuilder"`
+  # when a gem they build on (activesupport, actionview) cannot be loaded; the
+  # message names the gem to add to the Gemfile. A LoadError, so code that
+  # rescues LoadError around an optional require keeps working.
+  class MissingDependencyError < ::LoadError
+    # @return [String] the gem to add ("activesupport", "actionview")
+    attr_reader :gem_name
+
+    # @param message [String]
+    # @param gem_name [String] the gem that is missing
+    # @param path [String] the feature that could not be required ({LoadError#path})
+    def initialize(message, gem_name:, path:)
+      super(message)
+      @gem_name = gem_name
+      @path = path
+    end
+  end
+
   # Already-encoded JSON, pasted into the output as it is (never validated).
   Fragment = Struct.new(:json) do
     def initialize(json)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "jetson/dependencies"
+Jetson::Dependencies.load_gem("active_support", "jetson/builder", "Jbuilder's output is ActiveSupport's JSON encoding")
 require "json"
 require "jetson/rails"
 require "active_support/core_ext/hash/deep_merge"

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "jetson/dependencies"
+Jetson::Dependencies.load_gem("active_support", "jetson/jbuilder", "Jbuilder's output is ActiveSupport's JSON encoding")
 require "jetson/builder"
 
 # `require "jetson/jbuilder"`: ::Jbuilder is Jetson::Builder, so existing
@@ -24,4 +26,8 @@ class Jbuilder < Jetson::Builder
   Blank.shown_as = "Jbuilder::Blank"
 end
 
-require "jetson/rails/jbuilder_railtie" if defined?(::Rails::Railtie)
+# In a Rails app the views render through ActionView.
+if defined?(::Rails::Railtie)
+  Jetson::Dependencies.load_gem("action_view", "jetson/jbuilder", "its .json.jbuilder views render through ActionView")
+  require "jetson/rails/jbuilder_railtie"
+end

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 require "jetson"
-require "active_support"
+require "jetson/dependencies"
+Jetson::Dependencies.load_gem("active_support", "jetson/rails", "Rails mode is ActiveSupport's JSON encoding")
 require "active_support/json"
 require "active_support/time"
 require "bigdecimal"
