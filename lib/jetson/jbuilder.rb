@@ -19,6 +19,17 @@ if defined?(::Jbuilder) && !(::Jbuilder <= Jetson::Builder)
                    "jetson/jbuilder in its place"
 end
 
+# The jbuilder gem's Jbuilder, on {Jetson::Builder} (`require
+# "jetson/jbuilder"`): the same DSL and output, so existing code runs
+# unchanged. `Jbuilder::NullError`, `ArrayError` and `MergeError` are
+# Jbuilder's errors, `Jbuilder::KeyFormatter` is {Jetson::Builder::KeyFormatter}.
+#
+# @example
+#   require "jetson/jbuilder"
+#   Jbuilder.encode do |json|
+#     json.id 1
+#     json.tags %w[a b]
+#   end  # => "{\"id\":1,\"tags\":[\"a\",\"b\"]}"
 class Jbuilder < Jetson::Builder
   ::Jetson::Builder.define_errors(self)
   # What attributes! holds where nothing was set (child! {}).
