@@ -3,6 +3,15 @@
 require_relative "jetson/version"
 
 # Jetson: a fast JSON generator with the json gem's API and output bytes.
+#
+# `require "jetson"` defines this module and nothing else: {Jetson.generate},
+# {Jetson.pretty_generate}, {Jetson.dump}, {State}, {Writer}, {Fragment} and
+# the errors. Rails mode is `require "jetson/rails"` ({RailsEncoder}),
+# Jbuilder `require "jetson/jbuilder"` ({Builder}, `::Jbuilder`).
+#
+# @example
+#   require "jetson"
+#   Jetson.generate({ "id" => 1, "tags" => [:a, :b] })  # => "{\"id\":1,\"tags\":[\"a\",\"b\"]}"
 module Jetson
   # Base of every error Jetson raises itself.
   class JSONError < StandardError; end
@@ -10,13 +19,19 @@ module Jetson
   # Raised when an object cannot be written as JSON (NaN without allow_nan,
   # invalid UTF-8, a type strict mode does not allow, ...).
   class GeneratorError < JSONError
+    # @return [Object, nil] the object that could not be written
     attr_reader :invalid_object
 
+    # @param message [String]
+    # @param invalid_object [Object, nil] the object that could not be written
     def initialize(message, invalid_object = nil)
       super(message)
       @invalid_object = invalid_object
     end
 
+    # The message, and the invalid object's `inspect` when there is one (as
+    # the json gem's error shows it).
+    # @return [String]
     def detailed_message(...)
       message = defined?(super) ? super : self.message
       @invalid_object.nil? ? message : "#{message}\nInvalid object: #{@invalid_object.inspect}"
@@ -30,8 +45,33 @@ module Jetson
   # key, a key inside an array, a pop with nothing open, ...).
   class WriterError < JSONError; end
 
-  # Already-encoded JSON, pasted into the output as it is (never validated).
+  # Raised by `require "jetson/rails"`, `"jetson/builder"` or `"jetson/jbuilder"`
+  # when a gem they build on (activesupport, actionview) cannot be loaded; the
+  # message names the gem to add to the Gemfile. A LoadError, so code that
+  # rescues LoadError around an optional require keeps working.
+  class MissingDependencyError < ::LoadError
+    # @return [String] the gem to add ("activesupport", "actionview")
+    attr_reader :gem_name
+
+    # @param message [String]
+    # @param gem_name [String] the gem that is missing
+    # @param path [String] the feature that could not be required (`LoadError#path`)
+    def initialize(message, gem_name:, path:)
+      super(message)
+      @gem_name = gem_name
+      @path = path
+    end
+  end
+
+  # Already-encoded JSON, pasted into the output as it is (never validated):
+  # `Jetson.generate([Jetson::Fragment.new('{"cached":true}')])`. The json
+  # gem's `JSON::Fragment` is pasted the same way.
+  #
+  # @!attribute [r] json
+  #   @return [String] the JSON text
   Fragment = Struct.new(:json) do
+    # @param json [String, #to_str] already-encoded JSON
+    # @raise [TypeError] not a String
     def initialize(json)
       string = String.try_convert(json)
       raise TypeError, "no implicit conversion of #{json.class} into String" unless string
@@ -39,6 +79,7 @@ module Jetson
       super(string)
     end
 
+    # @return [String] the JSON text, as it is
     def to_json(*)
       json
     end

@@ -8,6 +8,19 @@ module Jetson
     # JSON.dump's contract: dump(obj), dump(obj, io), dump(obj, limit),
     # dump(obj, io, limit), and an options Hash in any trailing position.
     # With an io the document is streamed into it in chunks and the io returned.
+    #
+    # NaN and Infinity are allowed; the nesting limit is json's for the json
+    # line Jetson follows (json 3: 100 unless `limit` is given, raising
+    # {NestingError}; json 2: none unless given, raising ArgumentError).
+    #
+    # @example
+    #   Jetson.dump({ "a" => 1 })             # => "{\"a\":1}"
+    #   File.open("doc.json", "w") { |file| Jetson.dump(doc, file) }
+    # @param obj [Object] the document
+    # @param io [#write, #to_io, Integer, Hash, nil] where to stream it (or the limit, or the options)
+    # @param limit [Integer, Hash, nil] the nesting limit (or the options)
+    # @param opts [Hash, nil] options as for {Jetson.generate}
+    # @return [String, IO] the JSON text, or the io
     def dump(obj, io = nil, limit = nil, opts = nil)
       if opts.nil?
         if limit.nil?

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "jetson/dependencies"
+Jetson::Dependencies.load_gem("active_support", "jetson/jbuilder", "Jbuilder's output is ActiveSupport's JSON encoding")
 require "jetson/builder"
 
 # `require "jetson/jbuilder"`: ::Jbuilder is Jetson::Builder, so existing
@@ -17,6 +19,17 @@ if defined?(::Jbuilder) && !(::Jbuilder <= Jetson::Builder)
                    "jetson/jbuilder in its place"
 end
 
+# The jbuilder gem's Jbuilder, on {Jetson::Builder} (`require
+# "jetson/jbuilder"`): the same DSL and output, so existing code runs
+# unchanged. `Jbuilder::NullError`, `ArrayError` and `MergeError` are
+# Jbuilder's errors, `Jbuilder::KeyFormatter` is {Jetson::Builder::KeyFormatter}.
+#
+# @example
+#   require "jetson/jbuilder"
+#   Jbuilder.encode do |json|
+#     json.id 1
+#     json.tags %w[a b]
+#   end  # => "{\"id\":1,\"tags\":[\"a\",\"b\"]}"
 class Jbuilder < Jetson::Builder
   ::Jetson::Builder.define_errors(self)
   # What attributes! holds where nothing was set (child! {}).
@@ -24,4 +37,8 @@ class Jbuilder < Jetson::Builder
   Blank.shown_as = "Jbuilder::Blank"
 end
 
-require "jetson/rails/jbuilder_railtie" if defined?(::Rails::Railtie)
+# In a Rails app the views render through ActionView.
+if defined?(::Rails::Railtie)
+  Jetson::Dependencies.load_gem("action_view", "jetson/jbuilder", "its .json.jbuilder views render through ActionView")
+  require "jetson/rails/jbuilder_railtie"
+end

@@ -19,6 +19,7 @@ module Jetson
       3
     end
 
+  # @return [Integer] {JSON_RULES}: 2 or 3, the json line whose rules Jetson follows
   def self.json_rules
     JSON_RULES
   end

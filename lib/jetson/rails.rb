@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 require "jetson"
-require "active_support"
+require "jetson/dependencies"
+Jetson::Dependencies.load_gem("active_support", "jetson/rails", "Rails mode is ActiveSupport's JSON encoding")
 require "active_support/json"
 require "active_support/time"
 require "bigdecimal"
@@ -19,10 +20,12 @@ module Jetson
   module Rails
     # Where the stock definitions live; a definition found elsewhere when this
     # file loads (an app's override loaded first) disables that fast path.
+    # @api private
     STOCK_SOURCES = %r{/(?:active_support|active_model|active_record)/|/time\.rb\z}
 
     # [owner, name, owner's method, whether it is defined where the stock one
     # lives], the last settled once here rather than on every check.
+    # @api private
     def self.capture_methods(list)
       list.map do |owner, name|
         method = owner.instance_method(name)
@@ -30,6 +33,9 @@ module Jetson
       end.freeze
     end
 
+    # Whether `method` is defined where ActiveSupport, ActiveModel or
+    # ActiveRecord (or Ruby's time.rb) define theirs, or in C.
+    # @api private
     def self.stock_definition?(method)
       path = method.source_location&.first
       path.nil? || STOCK_SOURCES.match?(path)
@@ -40,6 +46,7 @@ module Jetson
     # was loaded. A class keeps its fast path only while looking these up from
     # it still finds the same definitions (see stock?); anything redefined,
     # prepended or overridden in a subclass goes through Ruby.
+    # @api private
     STOCK_METHODS = {
       time: [[::Time, :as_json], [::Time, :xmlschema], [::Time, :formatted_offset], [::Time, :strftime]],
       time_with_zone: [[ActiveSupport::TimeWithZone, :as_json], [ActiveSupport::TimeWithZone, :xmlschema],
@@ -54,11 +61,15 @@ module Jetson
 
     # Arguments for Jetson.rails_generate: this module answers stock?, then
     # the classes with native encodings.
+    # @api private
     CLASSES = [self, ActiveSupport::TimeWithZone, ::Date, ::DateTime, ::BigDecimal].freeze
 
     class << self
       # Makes ActiveSupport (to_json, render json:, ActiveSupport::JSON.encode)
-      # encode with Jetson. Returns the encoder that was in place.
+      # encode with Jetson: `ActiveSupport.json_encoder = Jetson::RailsEncoder`.
+      # In a Rails app, `config.jetson.rails_encoder = true` calls it at boot
+      # (see {Jetson::Railtie}).
+      # @return [Class] the encoder that was in place
       def install!
         previous = ActiveSupport.json_encoder
         ActiveSupport.json_encoder = RailsEncoder
@@ -66,10 +77,13 @@ module Jetson
       end
 
       # Puts ActiveSupport's own encoder back (or the one given).
+      # @param encoder [Class] the encoder to put in place
+      # @return [Class] `encoder`
       def uninstall!(encoder = ActiveSupport::JSON::Encoding::JSONGemEncoder)
         ActiveSupport.json_encoder = encoder
       end
 
+      # @return [Boolean] whether ActiveSupport encodes with {Jetson::RailsEncoder}
       def installed?
         ActiveSupport.json_encoder == RailsEncoder
       end
@@ -78,6 +92,7 @@ module Jetson
       # (Jetson::Builder#target!, the text of cached fragments): the encoder
       # is ActiveSupport's stock one or Jetson's, under settings the native
       # side knows.
+      # @api private
       def native_encoding?
         encoder = ActiveSupport.json_encoder
         (encoder.equal?(ActiveSupport::JSON::Encoding::JSONGemEncoder) || encoder.equal?(RailsEncoder)) &&
@@ -87,6 +102,7 @@ module Jetson
       # ActiveSupport 8.1's escape_js_separators_in_json = false (its 8.1
       # defaults) leaves U+2028 and U+2029 as they are; the native side
       # always escapes them, so that setting goes through ActiveSupport.
+      # @api private
       def js_separators_unescaped?
         settings = ActiveSupport::JSON::Encoding
         settings.respond_to?(:escape_js_separators_in_json) && !settings.escape_js_separators_in_json
@@ -94,6 +110,7 @@ module Jetson
 
       # Whether klass still answers the methods behind the `kind` fast path
       # with ActiveSupport's (or Ruby's) own definitions.
+      # @api private
       def stock?(klass, kind)
         methods = stock_methods(klass, kind)
         return false unless methods
@@ -110,6 +127,7 @@ module Jetson
       # the methods each answer rests on: [answer, [[klass, :method], ...]].
       # It keeps an answer until one of those methods resolves to another
       # definition, so a class is asked about once, not on every call.
+      # @api private
       def memo_answer(question, subject)
         case question
         when :plan then RecordPlan.answer(subject)
@@ -127,6 +145,7 @@ module Jetson
       end
 
       # Hash#as_json's only:/except: subset, for the native as_json pass.
+      # @api private
       def subset(hash, options)
         if (attrs = options[:only])
           hash.slice(*Array(attrs))
@@ -139,12 +158,14 @@ module Jetson
 
       # ActiveSupport's encoder raises the json gem's errors: Jetson's are
       # raised as those.
+      # @api private
       def raise_as_json_gem_error(error)
         raise ::JSON::NestingError, error.message if error.is_a?(Jetson::NestingError)
 
         raise ::JSON::GeneratorError.new(error.message, error.invalid_object)
       end
 
+      # @api private
       def stock_methods(klass, kind)
         case kind
         when :model then model_methods
@@ -156,6 +177,7 @@ module Jetson
 
       # ActiveModel::Serializers::JSON once ActiveModel is loaded (apps load it
       # after this file), else nil.
+      # @api private
       def active_model
         ::ActiveModel::Serializers::JSON if defined?(::ActiveModel::Serializers::JSON)
       end
@@ -164,6 +186,7 @@ module Jetson
       # attribute set (ext/jetson/attribute_set.c) only while the methods it
       # stands in for are the stock ones:
       # [LazyAttributeSet, Attribute::Uninitialized], or nil.
+      # @api private
       def attribute_set_classes
         return nil unless defined?(::ActiveModel::LazyAttributeSet) && defined?(::ActiveModel::Attribute)
         # A private constant of Attribute's.
@@ -176,6 +199,7 @@ module Jetson
         [set, ::ActiveModel::Attribute.const_get(:Uninitialized, false)]
       end
 
+      # @api private
       def attribute_set_methods
         return [] unless defined?(::ActiveModel::LazyAttributeSet)
 
@@ -185,6 +209,7 @@ module Jetson
       # Once per class and call: whether an attribute of this class is
       # initialized and its value, once cast, is its @value (Attribute's own
       # value and initialized?).
+      # @api private
       def stock_attribute_class?(klass)
         attribute = ::ActiveModel::Attribute
         klass <= attribute && %i[value initialized?].all? do |name|
@@ -195,6 +220,7 @@ module Jetson
 
       # Once per class and call: whether a record's attribute_names is
       # ActiveRecord's (its attribute set's keys).
+      # @api private
       def native_attribute_names?(klass)
         return false unless defined?(::ActiveRecord::AttributeMethods) && klass <= ::ActiveRecord::Base
 
@@ -206,6 +232,7 @@ module Jetson
       # record.send(name) is the reader ActiveRecord generated for that
       # attribute, :primary_key when it is ActiveRecord's id and name the
       # primary key, else nil. Both come down to _read_attribute(name).
+      # @api private
       def attribute_reader(klass, name)
         return nil unless klass <= ::ActiveRecord::Base && !klass.attribute_aliases.key?(name)
 
@@ -275,13 +302,25 @@ module Jetson
   # cached and shared between threads. ActiveSupport's settings
   # (escape_html_entities_in_json, use_standard_json_time_format,
   # time_precision) are read on every call.
+  #
+  # @example
+  #   ActiveSupport.json_encoder = Jetson::RailsEncoder  # what Jetson::Rails.install! does
+  #   { "at" => Time.now, "html" => "<b>" }.to_json       # ActiveSupport's bytes
   class RailsEncoder
+    # @return [Hash] the options given to `to_json` / `as_json` (`only:`, `except:`, ...)
     attr_reader :options
 
+    # @param options [Hash, nil] the top-level `as_json` options, as ActiveSupport passes them
     def initialize(options = nil)
       @options = options || {}
     end
 
+    # The JSON ActiveSupport's stock encoder writes for `value`, in one native
+    # pass.
+    # @param value [Object]
+    # @return [String]
+    # @raise [JSON::GeneratorError] invalid UTF-8 and the like, as ActiveSupport raises it
+    # @raise [JSON::NestingError] too deep a document
     def encode(value)
       settings = ActiveSupport::JSON::Encoding
       return ActiveSupport::JSON::Encoding::JSONGemEncoder.new(options).encode(value) if Rails.js_separators_unescaped?

@@ -7,6 +7,11 @@ module Jetson
     # Used for `sort_keys: true`, as in the json gem.
     DEFAULT_SORT_KEYS = Ractor.make_shareable(->(hash) { hash.sort.to_h })
 
+    # A State for `opts`, as JSON::State.from_state: `opts` itself when it is
+    # a State, a new one configured by it when it is a Hash, else a new
+    # default one.
+    # @param opts [State, Hash, Object]
+    # @return [State]
     def self.from_state(opts)
       case opts
       when self then opts
@@ -15,11 +20,17 @@ module Jetson
       end
     end
 
+    # @param opts [Hash, nil] the options of {Jetson.generate}
+    # @raise [ArgumentError] an unknown option under json 3's rules
     def initialize(opts = nil)
       configure(opts) if opts && !opts.empty?
     end
 
     # Applies an options Hash (or anything with to_hash / to_h) and returns self.
+    # Also called `merge`.
+    # @param opts [Hash, #to_hash, #to_h]
+    # @return [self]
+    # @raise [TypeError] not convertible to a Hash
     def configure(opts)
       unless opts.is_a?(Hash)
         opts = if opts.respond_to?(:to_hash) then opts.to_hash
@@ -31,6 +42,9 @@ module Jetson
     end
     alias merge configure
 
+    # The options as a Hash, as JSON::State#to_h gives them (instance
+    # variables set on the State included).
+    # @return [Hash{Symbol => Object}]
     def to_h
       result = {
         indent: indent,
@@ -58,6 +72,8 @@ module Jetson
 
     # Deprecated in json 2 and removed in json 3: defined under json 2's rules only.
     if JSON_RULES < 3
+      # The option `name` (json 2's rules only; deprecated there, removed in json 3).
+      # @deprecated Use the accessor ({#indent}, ...)
       def [](name)
         warn("Jetson::State#[] is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
         if respond_to?(name)
@@ -67,6 +83,8 @@ module Jetson
         end
       end
 
+      # Sets the option `name` (json 2's rules only; deprecated there, removed in json 3).
+      # @deprecated Use the writer ({#indent=}, ...)
       def []=(name, value)
         warn("Jetson::State#[]= is deprecated and will be removed in json 3.0.0", uplevel: 1, category: :deprecated)
         if respond_to?(writer = :"#{name}=")

@@ -12,6 +12,8 @@ module Jetson
     # As in ActionView, items with the same key are rendered once (the last
     # of them, at the place of the first), misses are rendered before the
     # collection is put together, and their counters count misses only.
+    #
+    # @api private
     class CachedCollection
       # An element's key, hashed once. The keys are looked up several times
       # (items with equal keys, the store's results, hits and misses, the

@@ -19,6 +19,9 @@ class Jbuilder
       super(lookup_context, options)
     end
 
+    # Renders `partial` for each element of `collection` into the builder
+    # given as the `json` local.
+    # @return [void]
     def render_collection_with_partial(collection, partial, _context, _block)
       json = @options[:locals].fetch(:json)
       json.__send__(:_partials).render_collection(json, collection, partial, @options)
@@ -28,6 +31,7 @@ class Jbuilder
   # A collection that counts but has no size (ActionView's collection
   # rendering asks for its size).
   class EnumerableCompat < ::SimpleDelegator
+    # @return [Integer] the collection's count
     def size(*args, &block)
       __getobj__.count(*args, &block)
     end

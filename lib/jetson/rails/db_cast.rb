@@ -10,6 +10,8 @@ module Jetson
     # per-call settings a cast depends on, and the time zone offsets.
     #
     # The kinds (KIND_*) are defined by the extension.
+    #
+    # @api private
     module DbCast
       # Not cast natively: the attribute's reader runs.
       NONE = [0].freeze

@@ -20,8 +20,14 @@ class Jbuilder::DependencyTracker
   # A `partial:` (or `:partial =>`) option with a quoted path.
   PARTIAL_OPTION = /(?::partial\s*=>|partial:)\s*(["'])([^"']+)\1/
 
+  # A `# Template Dependency: path` comment.
   EXPLICIT = /# Template Dependency: (\S+)/
 
+  # ActionView's tracker interface.
+  # @param name [String] the template's name
+  # @param template [ActionView::Template]
+  # @param view_paths [ActionView::PathSet, nil] for wildcard dependencies
+  # @return [Array<String>] the partials the template renders
   def self.call(name, template, view_paths = nil)
     new(name, template, view_paths).dependencies
   end
@@ -38,6 +44,7 @@ class Jbuilder::DependencyTracker
     @view_paths = view_paths
   end
 
+  # @return [Array<String>] the partials the template renders, as named in its source
   def dependencies
     source = @template.source
     source.scan(PARTIAL_CALL).map(&:last) + source.scan(PARTIAL_OPTION).map(&:last) + explicit(source)

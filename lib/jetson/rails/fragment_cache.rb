@@ -24,6 +24,8 @@ module Jetson
     # when it is neither ActiveSupport's nor Jetson's), so changing them
     # does not serve text written under others. cache_root! keeps the
     # jbuilder gem's keys: it caches the document's JSON text there too.
+    #
+    # @api private
     class FragmentCache
       # The layout of the cached text; a new one changes the namespace.
       FORMAT = 1
@@ -110,6 +112,7 @@ module Jetson
     class << self
       # The namespace of Jetson's JSON fragments under the settings of the
       # moment (see FragmentCache).
+      # @api private
       def fragment_namespace
         settings = ActiveSupport::JSON::Encoding
         name = +"jetson:#{FragmentCache::FORMAT}:"

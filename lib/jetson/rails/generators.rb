@@ -36,13 +36,19 @@ require "rails/generators/rails/scaffold_controller/scaffold_controller_generato
 # one; it writes the same files.
 module Jetson
   module Rails
+    # Where the generators' templates are.
+    # @api private
     module Generators
+      # The directory of the templates (jbuilder/, scaffold_controller/).
       TEMPLATES = File.expand_path("generators", __dir__)
     end
   end
 end
 
+# Rails' namespace (railties). jetson/jbuilder adds the jbuilder gem's
+# generators to it: `rails g jbuilder` and the scaffold's .json.jbuilder views.
 module Rails
+  # Rails' generators; see {JbuilderGenerator}.
   module Generators
     # `rails g jbuilder NAME [field:type ...]`, and the scaffold's view step:
     # index.json.jbuilder (the collection through the partial),
@@ -66,6 +72,8 @@ module Rails
         empty_directory(directory) unless File.directory?(File.join(destination_root, directory))
       end
 
+      # index.json.jbuilder, show.json.jbuilder and _<singular>.json.jbuilder
+      # in app/views/<plural>/.
       def copy_view_files
         directory = File.join("app/views", controller_file_path)
         %w[index show].each do |view|

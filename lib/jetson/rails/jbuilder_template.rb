@@ -26,6 +26,8 @@ class JbuilderTemplate < ::Jbuilder
 
   self.template_lookup_options = { handlers: [:jbuilder] }
 
+  # @param context [ActionView::Base] the view
+  # @param options [Hash, nil] the options of {Jetson::Builder#initialize}
   def initialize(context, options = nil)
     @context = context
     @cached_root = nil
@@ -35,9 +37,14 @@ class JbuilderTemplate < ::Jbuilder
     options.nil? ? super() : super(**options)
   end
 
-  # json.partial! "comments/comments", comments: @message.comments
-  # json.partial! partial: "posts/post", collection: @posts, as: :post
-  # json.partial! @post (the partial its to_partial_path names)
+  # Renders a partial into this document, as the jbuilder gem's partial!
+  # does.
+  #
+  # @example
+  #   json.partial! "comments/comments", comments: @message.comments
+  #   json.partial! partial: "posts/post", collection: @posts, as: :post
+  #   json.partial! @post  # the partial its to_partial_path names
+  # @return [void]
   def partial!(*args)
     if args.one? && _active_model?(args.first)
       _partials.render_object(args.first, { json: self })
@@ -50,6 +57,17 @@ class JbuilderTemplate < ::Jbuilder
 
   # Caches what the block builds, as the `cache` view helper caches markup
   # (same key and digest, `expires_in:` and the store's other options).
+  # The entry holds the fragment's JSON text, pasted back on a hit. Without
+  # `perform_caching`, just yields.
+  #
+  # @example
+  #   json.cache! ["v1", @post], expires_in: 10.minutes do
+  #     json.extract! @post, :id, :title
+  #   end
+  # @param key [Object] the cache key (ActiveSupport's expanded key rules)
+  # @param options [Hash] the store's options (`expires_in:`...)
+  # @yield builds the fragment
+  # @return [void]
   def cache!(key = nil, options = {})
     return yield unless @context.controller.perform_caching
 
@@ -67,6 +85,11 @@ class JbuilderTemplate < ::Jbuilder
   end
 
   # Caches the whole document's JSON; nothing may be written before it.
+  # @param key [Object] the cache key
+  # @param options [Hash] the store's options
+  # @yield builds the document
+  # @return [void]
+  # @raise [RuntimeError] something was written before it
   def cache_root!(key = nil, options = {})
     return yield unless @context.controller.perform_caching
     ::Kernel.raise "cache_root! can't be used after JSON structures have been defined" if _present?
@@ -77,10 +100,15 @@ class JbuilderTemplate < ::Jbuilder
     end
   end
 
+  # {#cache!} when `condition` is truthy, else just the block.
+  # @param condition [Object]
+  # @return [void]
   def cache_if!(condition, *args, &block)
     condition ? cache!(*args, &block) : yield
   end
 
+  # The document's JSON (the cached root's, after a {#cache_root!} hit).
+  # @return [String]
   def target!
     @cached_root || super
   end
@@ -188,6 +216,10 @@ class JbuilderHandler
   cattr_accessor :default_format
   self.default_format = :json
 
+  # The Ruby source ActionView compiles for a .jbuilder template.
+  # @param template [ActionView::Template]
+  # @param source [String, nil] the template's source (default: its own)
+  # @return [String]
   def self.call(template, source = nil)
     source ||= template.source
     # Before the source: on its first line, so that errors point at the

@@ -23,6 +23,8 @@ module Jetson
     # partials it renders share, holds it. Anything ActionView's render
     # helper does beyond this (formats:, layout:, object:, a collection
     # without as:, an object that renders itself) goes through the helper.
+    #
+    # @api private
     class PartialRenderer
       NO_PREFIXES = [].freeze
       # LookupContext#find_template (an alias of find) is gone after Rails

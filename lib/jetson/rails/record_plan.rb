@@ -12,6 +12,8 @@ module Jetson
     # attribute_types the same Hash (a schema reload makes a new one). The
     # native side asks `for(klass)` at most once per class and call, and reads
     # records only while their attribute set holds that Hash.
+    #
+    # @api private
     module RecordPlan
       # The native reader's view of a plan: [attribute_types, readers,
       # inheritance column or nil, casts], readers mapping each attribute name

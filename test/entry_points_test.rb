@@ -1,0 +1,112 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/subprocess"
+require "open3"
+require "tmpdir"
+
+# The entry points that build on other gems, required where those gems are
+# missing: the error is a LoadError that names the gem to add to the Gemfile.
+# Each case is a child Ruby. Without ActiveSupport: no Bundler, and RubyGems
+# sees one empty gem directory (the default gems, json among them, are still
+# there), as in a project that never installed it. Without ActionView: the
+# bundle, with actionview's directories taken off the load path before Rails
+# loads.
+class EntryPointsTest < Minitest::Test
+  include JetsonSubprocess
+
+  # What the child prints about the require: the error's class, whether it
+  # is a LoadError, its gem_name and path, then its message.
+  REPORT = <<~RUBY
+    begin
+      require ARGV.fetch(0)
+      puts "loaded"
+    rescue LoadError => e
+      puts e.class, e.is_a?(LoadError), (e.gem_name if e.respond_to?(:gem_name)).inspect, e.path.inspect
+      puts e.message
+    end
+  RUBY
+
+  def setup
+    skip_subprocess_under_valgrind
+  end
+
+  # Runs script in a Ruby without Bundler whose only gem directory is empty.
+  def without_gems(script, *args)
+    Dir.mktmpdir("jetson-no-gems") do |home|
+      env = CLEAN_ENV.merge("GEM_HOME" => home, "GEM_PATH" => home, "BUNDLE_GEMFILE" => nil,
+                            "BUNDLE_BIN_PATH" => nil, "BUNDLER_SETUP" => nil)
+      out, err, status = Open3.capture3(env, RbConfig.ruby, "-I", LIB, "-e", script, *args)
+      assert status.success?, "child failed: #{err}"
+      out
+    end
+  end
+
+  def test_the_child_really_has_no_activesupport
+    out = without_gems(<<~RUBY)
+      puts Gem::Specification.find_all_by_name("activesupport").size
+      puts $LOADED_FEATURES.grep(/bundler/).size
+    RUBY
+    assert_equal %w[0 0], out.lines.map(&:chomp)
+  end
+
+  def test_jetson_alone_needs_nothing
+    out = without_gems(<<~RUBY)
+      require "jetson"
+      puts Jetson.generate({ "a" => [1, 2.5, nil, :b] })
+    RUBY
+    assert_equal %({"a":[1,2.5,null,"b"]}\n), out
+  end
+
+  %w[jetson/rails jetson/builder jetson/jbuilder].each do |entry_point|
+    define_method("test_#{entry_point.tr("/", "_")}_without_activesupport_names_the_gem") do
+      klass, load_error, gem_name, path, message = without_gems(REPORT, entry_point).lines.map(&:chomp)
+      assert_equal "Jetson::MissingDependencyError", klass
+      assert_equal "true", load_error
+      assert_equal '"activesupport"', gem_name
+      assert_equal '"active_support"', path
+      assert_includes message, "#{entry_point} needs the activesupport gem"
+      assert_includes message, 'Add `gem "activesupport"` to the Gemfile'
+    end
+  end
+
+  def test_jetson_jbuilder_in_a_rails_app_without_actionview_names_the_gem
+    script = <<~RUBY
+      $LOAD_PATH.reject! { |path| path.include?("/actionview-") }
+      require "rails"
+      abort "ActionView is loaded" if defined?(ActionView)
+      #{REPORT}
+    RUBY
+    out, err, status = Open3.capture3(RbConfig.ruby, "-rbundler/setup", "-I", LIB, "-e", script, "jetson/jbuilder")
+    assert status.success?, "child failed: #{err}"
+    klass, load_error, gem_name, path, message = out.lines.map(&:chomp)
+    assert_equal "Jetson::MissingDependencyError", klass
+    assert_equal "true", load_error
+    assert_equal '"actionview"', gem_name
+    assert_equal '"action_view"', path
+    assert_includes message, "jetson/jbuilder needs the actionview gem"
+    assert_includes message, 'Add `gem "actionview"` to the Gemfile'
+  end
+
+  # A LoadError from inside a gem that is there (a file it requires is
+  # missing) is not turned into "add the gem": it is raised as it is.
+  def test_other_load_errors_are_left_alone
+    out = ruby_output(<<~RUBY)
+      require "jetson/dependencies"
+      module Kernel
+        alias_method :original_require, :require
+        def require(feature)
+          raise LoadError, "cannot load such file -- concurrent" if feature == "active_support"
+
+          original_require(feature)
+        end
+      end
+      begin
+        Jetson::Dependencies.load_gem("active_support", "jetson/rails", "test")
+      rescue LoadError => e
+        puts e.class, e.message
+      end
+    RUBY
+    assert_equal "LoadError\ncannot load such file -- concurrent\n", out
+  end
+end
