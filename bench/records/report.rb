@@ -12,19 +12,9 @@ module RecordsBench
     F = JetsonBench::Format
     S = JetsonBench::Stats
 
-    # "AMD EPYC (cpu family 26, model 2), 2 cores visible": the model name
-    # alone does not tell two generations of a vendor's server CPUs apart.
+    # "AMD EPYC (cpu family 26, model 2), 2 cores visible".
     def self.cpu
-      facts = {}
-      File.foreach("/proc/cpuinfo") do |line|
-        key, value = line.split(":", 2).map(&:strip)
-        break if key.nil? || key.empty? # the first processor's block is enough
-        facts[key] ||= value
-      end
-      "#{facts['model name'] || 'unknown'} (cpu family #{facts['cpu family'] || '?'}, model #{facts['model'] || '?'}), " \
-        "#{Etc.nprocessors} cores visible"
-    rescue SystemCallError
-      "unknown"
+      "#{JetsonBench::Environment.cpu_model}, #{Etc.nprocessors} cores visible"
     end
 
     def initialize(run)

@@ -12,9 +12,17 @@ module JetsonBench
 
     def yjit? = defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enabled?) && RubyVM::YJIT.enabled? ? true : false
 
+    # "AMD EPYC (cpu family 26, model 2)": the model name alone does not
+    # tell two generations of a vendor's server CPUs apart, and results
+    # differ between them.
     def cpu_model
-      File.foreach("/proc/cpuinfo") { |l| return l.split(":", 2)[1].strip if l.start_with?("model name") }
-      "unknown"
+      facts = {}
+      File.foreach("/proc/cpuinfo") do |line|
+        key, value = line.split(":", 2).map(&:strip)
+        break if key.nil? || key.empty? # the first processor's block is enough
+        facts[key] ||= value
+      end
+      "#{facts['model name'] || 'unknown'} (cpu family #{facts['cpu family'] || '?'}, model #{facts['model'] || '?'})"
     rescue SystemCallError
       "unknown"
     end
@@ -56,7 +64,7 @@ module JetsonBench
        ["oj", defined?(Oj::VERSION) ? Oj::VERSION : "not loaded"],
        ["benchmark-ips", gem_version("benchmark-ips") || "?"],
        ["memory_profiler", gem_version("memory_profiler") || "not loaded"],
-       ["CPU", "#{cpu_model} (#{Etc.nprocessors} cores visible)"],
+       ["CPU", "#{cpu_model}, #{Etc.nprocessors} cores visible"],
        ["Repo revision", git_revision],
        ["Settings", options.describe]]
     end

@@ -48,7 +48,7 @@ module ViewsDiff
   def self.fragment_names(entries)
     entries.map do |entry|
       name = entry[:key].sub(/\Ajetson:\d+:\w+:/, "").sub(/:\h{32}\//, ":DIGEST/").gsub(/0x\h+/, "0xADDR")
-      [name, entry[:ttl]]
+      [name, entry[:ttl], entry[:version]]
     end.sort
   end
 

@@ -175,7 +175,8 @@ module ViewsRunner
     end
 
     # The entries of a memory store (incl. FailingStore): key, the class of
-    # the cached value and its time to live: the expires_in it was last
+    # the cached value, its version (a record's cache_version) and its time
+    # to live: the expires_in it was last
     # written with (see recording_expiries), else the time left to the 10 s.
     def store_keys(store, expiries = {})
       data = store.instance_variable_get(:@data)
@@ -184,7 +185,7 @@ module ViewsRunner
       now = Time.now.to_f
       data.map do |key, entry|
         ttl = entry.expires_at && (expiries[key] || (((entry.expires_at - now) / 10.0).round * 10))
-        { key: key, class: entry.value.class.name, ttl: ttl, value: entry.value }
+        { key: key, class: entry.value.class.name, ttl: ttl, value: entry.value, version: entry.version }
       end.sort_by { |entry| entry[:key] }
     end
 
@@ -212,6 +213,8 @@ module ViewsRunner
                        .to_h { |name| [name, encoding.public_send(name)] }
       saved_handlers = JbuilderTemplate.template_lookup_options
       saved_caching = [ActionController::Base.perform_caching, ActionController::API.perform_caching]
+      saved_versioning = ActiveRecord::Base.cache_versioning
+      ActiveRecord::Base.cache_versioning = scenario[:cache_versioning] if scenario.key?(:cache_versioning)
       (scenario[:settings] || {}).each { |name, value| encoding.public_send(:"#{name}=", value) }
       if scenario[:lookup_handlers]
         JbuilderTemplate.template_lookup_options = { handlers: scenario[:lookup_handlers] }
@@ -225,6 +228,7 @@ module ViewsRunner
       saved_settings.each { |name, value| encoding.public_send(:"#{name}=", value) }
       JbuilderTemplate.template_lookup_options = saved_handlers
       ActionController::Base.perform_caching, ActionController::API.perform_caching = saved_caching
+      ActiveRecord::Base.cache_versioning = saved_versioning
       reset_jbuilder if scenario[:jbuilder]
     end
 

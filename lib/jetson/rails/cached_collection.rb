@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "jetson/rails/fragment_cache"
+require "jetson/rails/collection_keys"
 
 module Jetson
   module Rails
@@ -15,17 +16,6 @@ module Jetson
     #
     # @api private
     class CachedCollection
-      # An element's key, hashed once. The keys are looked up several times
-      # (items with equal keys, the store's results, hits and misses, the
-      # order), and Array#hash hashes every part again, the record's part
-      # through ActiveRecord::Core#hash, which reads its id.
-      class Key < ::Array
-        def hash
-          @hash ||= super
-        end
-      end
-      private_constant :Key
-
       def initialize(partials, json, template, cached, preload)
         @partials = partials
         @view = partials.view
@@ -39,16 +29,17 @@ module Jetson
       def render(node, collection, payload, locals, variables)
         digest_path = @view.digest_path_from_template(@template)
         collection.preload_associations(collection) if @key_of && @preload
+        store = ::ActionView::PartialRenderer.collection_cache
+        keys = CollectionKeys.new(@view, store, digest_path, @key_of)
         keyed = {}
         ordered = []
         collection.each do |item|
-          key = cache_key(@key_of ? @key_of.call(item) : item, digest_path)
+          key = keys.for(item)
           ordered << key
           keyed[key] = item
         end
 
         cache = FragmentCache.new(@view)
-        store = ::ActionView::PartialRenderer.collection_cache
         texts = cache.read_multi(store, keyed.keys)
         payload[:cache_hits] = texts.size
         missed = keyed.reject { |key, _| texts.key?(key) }
@@ -78,12 +69,6 @@ module Jetson
         return {} unless EXPIRING_VERSIONS.any? { |requirement| requirement.satisfied_by?(::ActionView.gem_version) }
 
         { expires_in: cached[:expires_in] }
-      end
-
-      # ActionView's expanded_cache_key: the view's fragment name for the
-      # item's key with the partial's digest, and the controller's keys.
-      def cache_key(key, digest_path)
-        Key.new(@view.combined_fragment_cache_key(@view.cache_fragment_name(key, digest_path: digest_path)))
       end
 
       # Renders items on a node of their own; returns the node and the JSON

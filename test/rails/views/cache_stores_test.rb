@@ -32,6 +32,17 @@ class ViewsCacheStoresTest < Minitest::Test
     assert_json_text_entries(jetson_result[:entries])
   end
 
+  # Rails' default since 5.2: a record's key without its timestamp, which
+  # goes into the entry's version (with the controller's fragment_cache_key
+  # record's, CasesController).
+  def test_memory_store_with_cache_versioning
+    scenario = { requests: CACHING + CACHING, events: true, entries: true, cache_versioning: true }
+    gem_result, jetson_result = assert_same_views(scenario, "cache_versioning")
+    versions = jetson_result[:entries].map { |entry| entry[:version] }
+    assert(versions.any? { |version| version.to_s.include?("/") }, versions.inspect)
+    assert_equal ViewsDiff.fragment_names(gem_result[:entries]), ViewsDiff.fragment_names(jetson_result[:entries])
+  end
+
   def test_memory_store_with_a_namespace_of_its_own
     store = [:memory_store, { namespace: "app" }]
     _, jetson_result = assert_same_views({ requests: CACHING + CACHING, events: true, entries: true, store: store })

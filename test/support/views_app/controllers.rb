@@ -16,6 +16,12 @@ end
 # Renders app/views/cases/<name>.json.jbuilder with the same assigns for
 # every case, so that a case is a view file and nothing else.
 class CasesController < ActionController::Base
+  # Parts of every fragment key before the view's own (ActionView puts them
+  # in each cached collection element's key too): a String, and a record
+  # whose cache_version joins the entries' versions.
+  fragment_cache_key "cases"
+  fragment_cache_key { @post }
+
   def show
     name = params[:name]
     dir = params[:dir] || "cases"
