@@ -7,6 +7,7 @@
 # with floors (the same request rendering a constant String).
 #
 #   bundle exec ruby --yjit bench/views.rb [--quick] [--rounds=N] [--time=S] [FILTER ...]
+#   bundle exec ruby --yjit bench/views.rb --server [--quick] [FILTER ...]   (puma + wrk: bench/views/server.rb)
 #
 # Every view layer runs in a world process of its own (bench/views/world.rb:
 # the jbuilder gem and jetson/jbuilder both define ::Jbuilder; props_template
@@ -19,12 +20,19 @@ require_relative "views/contenders"
 $stdout.sync = true # progress lines, also when the output goes to a file
 
 CALLGRIND = ARGV.find { |a| a.start_with?("--callgrind=") }&.split("=", 2)&.last
-argv = ARGV.reject { |a| a.start_with?("--callgrind=") }
+SERVER = ARGV.include?("--server")
+argv = ARGV.reject { |a| a.start_with?("--callgrind=") || a == "--server" }
 # The house defaults (0.2 s + 0.4 s slices) are short for requests of tens of
 # milliseconds: 1 s slices here (0.3 s with --quick) unless --time= or
-# JETSON_BENCH_TIME says otherwise.
+# JETSON_BENCH_TIME says otherwise. --server: runs of ≈ 1.5 s (0.6 s) after 1 s
+# (0.3 s) of warmup, 3 rounds (2).
 quick = argv.include?("--quick")
-env = { "JETSON_BENCH_TIME" => quick ? "0.3" : "1.0", "JETSON_BENCH_WARMUP" => quick ? "0.1" : "0.2" }
+env = if SERVER
+        { "JETSON_BENCH_TIME" => quick ? "0.6" : "1.5", "JETSON_BENCH_WARMUP" => quick ? "0.3" : "1.0",
+          "JETSON_BENCH_ROUNDS" => quick ? "2" : "3" }
+      else
+        { "JETSON_BENCH_TIME" => quick ? "0.3" : "1.0", "JETSON_BENCH_WARMUP" => quick ? "0.1" : "0.2" }
+      end
 ENV.each { |k, v| env[k] = v unless v.strip.empty? }
 options = JetsonBench::Options.parse(argv, env)
 
@@ -46,6 +54,11 @@ if options.help?
                      minus 0 requests: instructions per request
       FILTER         endpoint names (index, nested, cached) and/or substrings of contender labels;
                      the jbuilder gem and the floor always run
+      --server       instead: every world under puma (1 and 2 threads) on 127.0.0.1, wrk as the load:
+                     req/s, p50/p99 latency, beside the same servers' Rack-level req/s
+                     (bench/results/views-server.md); with --server, --time=S is
+                     the length of a run (default 1.5, 0.6 with --quick), --warmup=S the unrecorded
+                     requests per contender before the rounds (1.0, 0.3), rounds 3 (2 with --quick)
     env: JETSON_BENCH_WARMUP, JETSON_BENCH_TIME (seconds), JETSON_BENCH_ROUNDS
   TXT
   exit
@@ -79,6 +92,12 @@ T0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 require_relative "views/callgrind" if CALLGRIND
 if CALLGRIND
   BenchViews::Callgrind.run(CALLGRIND, contenders)
+  exit
+end
+if SERVER
+  require_relative "views/server"
+  command = "bundle exec ruby #{yjit ? '--yjit ' : ''}bench/views.rb #{ARGV.join(' ')}".strip
+  BenchViews::ServerBench.new(options, contenders, endpoints, yjit: yjit, command: command).run
   exit
 end
 
