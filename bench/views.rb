@@ -283,6 +283,28 @@ contenders.each do |c|
   end]
 end
 
+# The views issue's bars, each per round (paired): Jetson ÷ the gem against
+# 3×/4.5×/3× (moonshot 4×/6×/4×), Jetson against render json: of Hashes
+# through Jetson::RailsEncoder and against the reads floor (must be ≥ 1),
+# and the floors' own ÷ gem: a floor below a bar makes that bar unreachable
+# for any view layer that pays it.
+BARS = { "index" => [3.0, 4.0], "nested" => [4.5, 6.0], "cached" => [3.0, 4.0] }.freeze
+JETSON = "Jetson (jetson/jbuilder)"
+bars = JetsonBench::Table.new(["endpoint", "Jetson ÷ gem", "bar (moonshot)", "met", "Jetson ÷ Hashes via Jetson",
+                               "Jetson ÷ reads floor", "post_url+associations floor ÷ gem", "reads floor ÷ gem"])
+endpoints.each do |e|
+  r = rounds[e]
+  next unless r.key?(JETSON) && r.key?(GEM)
+
+  vs = ->(label) { r.key?(label) && !r[label].empty? ? spread(per_round(r[JETSON], r[label]) { |x, y| x / y }) : "-" }
+  floor_vs_gem = ->(label) { r.key?(label) && !r[label].empty? ? spread(per_round(r[label], r[GEM]) { |x, y| x / y }) : "n/a" }
+  ratio = S.median(per_round(r[JETSON], r[GEM]) { |x, y| x / y })
+  bar, moon = BARS.fetch(e)
+  bars << [e, vs.call(GEM), format("%.1f× (%.0f×)", bar, moon), ratio >= moon ? "moonshot" : ratio >= bar ? "yes" : "no",
+           vs.call("render json: Hashes, Jetson::RailsEncoder"), vs.call("floor: reads + constant String"),
+           floor_vs_gem.call(URLS_FLOOR), floor_vs_gem.call("floor: reads + constant String")]
+end
+
 explain = [
   "req/s: requests per second through the Rails app (Rack env → middleware → routing → controller → view → body " \
   "iterated), the median over #{options.rounds} rounds; ±: half the interquartile range of the rounds.",
@@ -327,6 +349,9 @@ puts
 puts "=" * 78
 puts "Summary (req/s; ÷ gem = median of per-round ratios to the jbuilder gem, min–max in brackets)"
 puts summary.to_console
+puts
+puts "Bars (per-round ratios, median and min–max):"
+puts bars.to_console
 endpoints.each do |e|
   puts
   puts "#{e}: #{ENDPOINTS[e]}"
@@ -342,6 +367,7 @@ if options.write
   md = +"# Jbuilder views through the Rails stack\n\nCommand: `#{command}`\n\n"
   facts.each { |k, v| md << "- **#{k}**: #{v}\n" }
   md << "\n## Summary\n\n#{summary.to_markdown}\n\n"
+  md << "## Bars\n\n#{bars.to_markdown}\n\n"
   endpoints.each { |e| md << "## #{e}\n\n#{ENDPOINTS[e]}\n\n#{endpoint_lines[e]}\n\n#{tables[e].to_markdown}\n\n" }
   md << "## Notes\n\n"
   (explain + contender_notes + notes).each { |n| md << "- #{n}\n" }

@@ -34,6 +34,7 @@ module BenchViews
   GEM = "jbuilder gem"
   HASHES_STOCK = "render json: Hashes, ActiveSupport encoder"
   FLOOR = "floor: constant String"
+  URLS_FLOOR = "floor: post_url, associations + constant String"
 
   CONTENDERS = [
     Contender.new(label: GEM, world: "jbuilder", kind: :views, role: :reference, encoder: "stock", check: :reference,
@@ -67,6 +68,12 @@ module BenchViews
                   note: "the constant floor, plus reading every attribute the views read and post_url, " \
                         "without building JSON; cached: plus every post's cache key and version and one " \
                         "read_multi of the 100 entries (a JSON String each, written by the first request)"),
+    Contender.new(label: URLS_FLOOR, world: "jbuilder", kind: :urls, role: :floor,
+                  encoder: "stock", check: [:bytes, GEM], skip: { "cached" => "a warm cached request calls no URL helper" },
+                  note: "the constant floor, plus post_url for every post (the app's URL helper, which index and " \
+                        "nested call) and, for nested, the association readers that walk the tree (post.author, " \
+                        "post.comments, comment.author): the part of the reads floor that a view layer reading " \
+                        "attributes natively still runs in Ruby"),
     Contender.new(label: "floor: constant String (jetson world)", world: "jetson", kind: :constant, role: :floor,
                   encoder: "stock", check: [:bytes, GEM],
                   note: "the floors again in the jetson world: they should match the jbuilder world's " \

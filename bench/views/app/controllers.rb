@@ -13,6 +13,8 @@
 #   GET /constant.json, ... floor: load the records, render a constant String
 #   GET /reads.json, ...    floor: load the records, read what the views read
 #                           (attributes, post_url), render a constant String
+#   GET /urls.json, ...     floor: load the records, post_url for each post and
+#                           (nested) the association readers, render a constant String
 
 module BenchViews
   # The records each endpoint loads (as the views' controller does).
@@ -93,6 +95,26 @@ class ConstantController < ActionController::Base
   end
 end
 
+# Floor: the constant floor plus what a view layer that reads attributes
+# natively still has to run in Ruby: the app's URL helper for every post
+# (post_url) and, for nested, the association readers that walk the tree
+# (post.author, post.comments, comment.author).
+class UrlsController < ActionController::Base
+  def index
+    BenchViews::RELATIONS["index"].call.each { |post| post_url(post, format: :json) }
+    render json: BenchViews::FLOOR_BODIES.fetch("index")
+  end
+
+  def nested
+    BenchViews::RELATIONS["nested"].call.each do |post|
+      post_url(post, format: :json)
+      post.author
+      post.comments.each(&:author)
+    end
+    render json: BenchViews::FLOOR_BODIES.fetch("nested")
+  end
+end
+
 # Floor: the constant floor plus the reads the views make (no JSON built).
 # For the warm cached collection the reads are the cache's: every record's
 # cache key and version, and one read_multi returning a JSON String per
@@ -158,7 +180,7 @@ BenchViews::Application.routes.draw do
       get :cached
     end
   end
-  %w[hashes constant reads].each do |name|
+  %w[hashes constant reads urls].each do |name|
     get "#{name}(.:format)" => "#{name}#index"
     get "#{name}/nested(.:format)" => "#{name}#nested"
     get "#{name}/cached(.:format)" => "#{name}#cached"
