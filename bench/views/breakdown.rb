@@ -105,7 +105,7 @@ module BenchViews
       reads = constant.sub("/constant", "/reads")
       FLOOR_BODIES[name] = World.check(view)[:body].freeze
       paths = { "view" => view, "floor: constant String" => constant, "floor: reads + constant String" => reads }
-      paths.each_value { |p| 10.times { World.request(p) } }
+      paths.each_value { |p| 50.times { World.request(p) } }
       times = paths.transform_values { [] }
       rounds.times { |r| paths.keys.rotate(r).each { |k| times[k] << ms_per_request(paths[k], requests) } }
       ms = times.transform_values { median(_1) }

@@ -29,9 +29,19 @@ static struct {
  * which is one render. A hidden object of its own, not write-barrier
  * protected, so that the many VALUEs attribute_set.c stores are marked
  * without announcing each. */
+#define READER_PROBES 8
+
 typedef struct record_reader {
     jt_attribute_access access;
     bool usable; /* ActiveRecord is loaded and the reader may read */
+    /* Classes' collection probes (jb_record_not_collection), settled once
+     * per render like the plans: asking the memo again revalidates method
+     * entries, and a method a class lacks (map) is looked up through every
+     * ancestor each time. */
+    struct {
+        VALUE klass, names;
+    } probes[READER_PROBES];
+    int probe_count;
 } record_reader;
 
 static void reader_mark(void *ptr)
@@ -53,6 +63,10 @@ static void reader_mark(void *ptr)
     rb_gc_mark(a->db.table_zone);
     rb_gc_mark(a->db.relation_class);
     rb_gc_mark(a->db.proxy_class);
+    for (int i = 0; i < r->probe_count; i++) {
+        rb_gc_mark(r->probes[i].klass);
+        rb_gc_mark(r->probes[i].names);
+    }
 }
 
 static void reader_free(void *ptr)
@@ -235,7 +249,18 @@ bool jb_record_not_collection(jb_builder *b, VALUE object)
     if (RB_SPECIAL_CONST_P(object) || RB_BUILTIN_TYPE(object) != T_OBJECT) return false;
     record_reader *r = reader_of(b);
     if (!r->usable) return false;
-    VALUE names = jt_stock_memo_ask(h.mRails, h.collection_probe, rb_obj_class(object));
+    VALUE klass = rb_obj_class(object), names = Qundef;
+    for (int i = 0; i < r->probe_count; i++) {
+        if (r->probes[i].klass == klass) names = r->probes[i].names;
+    }
+    if (names == Qundef) {
+        names = jt_stock_memo_ask(h.mRails, h.collection_probe, klass);
+        if (r->probe_count < READER_PROBES) {
+            r->probes[r->probe_count].klass = klass;
+            r->probes[r->probe_count].names = names;
+            r->probe_count++;
+        }
+    }
     if (!RB_TYPE_P(names, T_ARRAY)) return false;
     long n = RARRAY_LEN(names);
     if (n == 0) return true;
