@@ -146,6 +146,15 @@ if $PROGRAM_NAME == __FILE__
   require "puma/server"
   require_relative "streaming_app"
 
+  # If the test process dies without stopping us, we stop ourselves.
+  parent = Process.ppid
+  Thread.new do
+    loop do
+      sleep 1
+      Process.kill("TERM", Process.pid) if Process.ppid != parent
+    end
+  end
+
   app = StreamingApp.boot
   threads = Integer(ENV.fetch("STREAM_THREADS", "4"))
   server = Puma::Server.new(app, nil, min_threads: 1, max_threads: threads,

@@ -268,9 +268,12 @@ module Jetson
           raise Aborted, "JSON stream aborted after #{sent} bytes by #{error.class}: #{error.message}"
         end
 
+        # As ActionDispatch reports an error raised before the first byte:
+        # the error a template error wraps (ExceptionWrapper's unwrapping).
         def report(error, sent)
           return unless defined?(::Rails) && ::Rails.respond_to?(:error) && ::Rails.error
 
+          error = ActionDispatch::ExceptionWrapper.new(nil, error).unwrapped_exception
           options = { handled: false, severity: :error, context: { json_stream_bytes_sent: sent } }
           options[:source] = "json_stream.jetson" if Streaming.report_takes_source?
           ::Rails.error.report(error, **options)
