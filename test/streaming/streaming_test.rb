@@ -22,7 +22,7 @@ require_relative "../support/streaming_database"
 module StreamingBehaviour
   ROWS = 60_000         # the fault at element 50,000 needs them
   FAULT_ROWS = 150_000  # a stream of ~25 MB: more than loopback's socket buffers hold
-  COMPARED_ROWS = 20_000
+  COMPARED_ROWS = 8_000
   KINDS = %w[records options partial envelope enumerator].freeze
 
   def self.included(base)
@@ -82,7 +82,7 @@ module StreamingBehaviour
     stock = {}
     %w[jbuilder jetson].each do |world|
       KINDS.each do |kind|
-        query = "count=#{COMPARED_ROWS}&batch_size=700"
+        query = "count=#{COMPARED_ROWS}&batch_size=500"
         streamed = server(world).get("/stream/#{kind}?#{query}")
         reference = server(world).get("/reference/#{kind}?#{query}")
         label = "#{world} world, #{kind}"
