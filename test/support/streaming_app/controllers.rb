@@ -40,6 +40,7 @@ class StreamsController < ActionController::Base
 
   def stats
     StreamingApp::Stats.reset if params[:reset]
+    GC.start if params[:gc] # bench/streaming.rb: each measured request starts on a collected heap
     render json: StreamingApp::Stats.to_h
   end
 
