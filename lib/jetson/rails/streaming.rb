@@ -14,6 +14,7 @@ module Jetson
     #   render json_stream: Order.all, only: [:id], include: :lines
     #   render json_stream: Order.all, partial: "orders/order", as: :order
     #   render json_stream: { meta: { total: n }, data: Order.all }, batch_size: 500
+    #   render json_stream: true   # the action's .json.jbuilder view, its top-level collection streamed
     #
     # A render option rather than a new controller method: it is `render
     # json:` with one word changed, takes render's own options (status:,
@@ -23,6 +24,7 @@ module Jetson
     module Streaming
       # Options that are the stream's, not as_json's.
       OWN_OPTIONS = %i[batch_size start finish order error_on_ignore cursor partial as locals].freeze
+      autoload :ViewStream, "jetson/rails/streaming_view"
       BATCH_OPTIONS = %i[start finish order error_on_ignore cursor].freeze
       DEFAULT_BATCH_SIZE = 1000
 
@@ -49,13 +51,34 @@ module Jetson
         # the body that writes the rest as the server iterates it.
         def render(controller, value, options)
           stream_options = options.slice(*OWN_OPTIONS)
-          json_options = options.except(*OWN_OPTIONS)
-          elements = element_writer(controller, stream_options, json_options)
-          body = Body.new(value, elements, stream_options, logger: controller.logger)
+          if value == true
+            texts, parts = ViewStream.render(controller, options)
+          else
+            elements = element_writer(controller, stream_options, options.except(*OWN_OPTIONS))
+            texts, collections = Envelope.split(value)
+            parts = collections.map { |collection| [collection, elements] }
+          end
+          body = Body.new(texts, parts, stream_options, logger: controller.logger)
           body.start!
           prepare_response(controller)
           body
         end
+
+        # A document's text cut at its marker Strings: [texts around them,
+        # their indexes], in order; raises if one is not there as a value.
+        def cut(text, marker, count)
+          texts = []
+          rest = text
+          count.times do |i|
+            head, found, rest = rest.partition(%("#{marker}-#{i}"))
+            raise ArgumentError, "json_stream: collection #{i} was not written as a value (replaced or merged into?)" if found.empty?
+
+            texts << head
+          end
+          texts << rest
+        end
+
+        def marker = "jetson-json-stream-#{SecureRandom.hex(16)}"
 
         private
 
@@ -119,18 +142,24 @@ module Jetson
             raise ArgumentError, "json_stream: partial: needs jetson/jbuilder or the jbuilder gem loaded"
           end
 
-          @view = controller.view_context
-          # A partial is looked up in the JSON format whatever the request's.
-          @view.lookup_context.formats = [:json] unless @view.lookup_context.formats == [:json]
+          @view = Streaming.json_view(controller)
           @options = { partial: partial, as: as }
           @options[:locals] = locals if locals
         end
 
         def call(records)
           json = ::JbuilderTemplate.new(@view)
-          json.array!(records, **@options)
+          json.array!(records, @options)
           json.target!
         end
+      end
+
+      # The controller's view context, looking templates up in the JSON
+      # format whatever the request's.
+      def self.json_view(controller)
+        view = controller.view_context
+        view.lookup_context.formats = [:json] unless view.lookup_context.formats == [:json]
+        view
       end
 
       # The io a Jetson::Writer writes into: before the server iterates the
@@ -180,14 +209,16 @@ module Jetson
       # around its collections comes from the app's encoder, each collection
       # is an array written through a Jetson::Writer a batch at a time.
       class Body
-        def initialize(value, elements, options, logger:)
-          @elements = elements
+        # texts: the document's text before, between and after its
+        # collections; parts: [collection, elements writer] for each.
+        def initialize(texts, parts, options, logger:)
+          @texts = texts
+          @parts = parts
           @batch_size = Integer(options.fetch(:batch_size, DEFAULT_BATCH_SIZE))
           raise ArgumentError, "json_stream: batch_size must be positive" unless @batch_size.positive?
 
           @batch_options = options.slice(*BATCH_OPTIONS)
           @logger = logger
-          @texts, @collections = Envelope.split(value)
           @out = Out.new
           @resume = nil
           @iterated = false
@@ -198,12 +229,12 @@ module Jetson
         # batch, when it is a relation that can be resumed after it.
         def start!
           @out.write(@texts.first)
-          collection = @collections.first
-          return unless collection.is_a?(::ActiveRecord::Relation) && Batches.resumable?(collection)
+          collection, elements = @parts.first
+          return unless collection.is_a?(::ActiveRecord::Relation) && Batches.resumable?(collection, @batch_options)
 
           open_array
           first = Batches.first(collection, @batch_size, @batch_options)
-          write_batch(first)
+          write_batch(first, elements)
           @resume = first.size < @batch_size ? :done : Batches.after(collection, first.last, @batch_options)
           @writer.flush
         end
@@ -230,17 +261,19 @@ module Jetson
         private
 
         def write_rest
-          @collections.each_with_index do |collection, i|
+          @parts.each_with_index do |(collection, elements), i|
             if i.zero? && @writer
-              Batches.each(@resume, @batch_size, @batch_options) { |records| write_batch(records) } unless @resume == :done
+              unless @resume == :done
+                Batches.each(@resume, @batch_size, @batch_options) { |records| write_batch(records, elements) }
+              end
             else
               @out.write(@texts[i]) unless i.zero?
               open_array
-              Batches.each(collection, @batch_size, @batch_options) { |records| write_batch(records) }
+              Batches.each(collection, @batch_size, @batch_options) { |records| write_batch(records, elements) }
             end
             @writer.pop
           end
-          @out.write(@texts.last) if @collections.any?
+          @out.write(@texts.last)
         end
 
         def open_array
@@ -250,10 +283,10 @@ module Jetson
 
         # The batch's array text, brackets off, goes in as one element list:
         # the writer puts the comma between two batches.
-        def write_batch(records)
+        def write_batch(records, elements)
           return if records.empty?
 
-          text = @elements.call(records)
+          text = elements.call(records)
           @writer.push_json(text.byteslice(1, text.bytesize - 2))
         end
 
@@ -297,20 +330,11 @@ module Jetson
           return [["", ""], [value]] if collection?(value)
 
           collections = []
-          marker = "jetson-json-stream-#{SecureRandom.hex(16)}"
+          marker = Streaming.marker
           replaced = replace(value, collections, marker)
           raise ArgumentError, "json_stream: no relation or enumerator to stream in #{value.class}" if collections.empty?
 
-          text = ActiveSupport::JSON.encode(replaced)
-          texts = []
-          rest = text
-          collections.each_index do |i|
-            head, found, rest = rest.partition(%("#{marker}-#{i}"))
-            raise ArgumentError, "json_stream: the encoder did not write collection #{i} as a value" if found.empty?
-
-            texts << head
-          end
-          [texts << rest, collections]
+          [Streaming.cut(ActiveSupport::JSON.encode(replaced), marker, collections.size), collections]
         end
 
         def collection?(value)
@@ -348,8 +372,9 @@ module Jetson
 
         # A single-column primary key and no limit or offset: the rest is
         # the relation past the first batch's last key.
-        def resumable?(relation)
-          relation.primary_key.is_a?(String) && relation.limit_value.nil? && relation.offset_value.nil?
+        def resumable?(relation, options)
+          relation.primary_key.is_a?(String) && relation.limit_value.nil? && relation.offset_value.nil? &&
+            !options.key?(:cursor)
         end
 
         def first(relation, size, options)
@@ -365,7 +390,7 @@ module Jetson
           key = relation.primary_key
           column = relation.arel_table[key]
           value = last.read_attribute(key)
-          relation.where(options[:order] == :desc ? column.lt(value) : column.gt(value))
+          relation.where(Array(options[:order]).first == :desc ? column.lt(value) : column.gt(value))
         end
       end
     end

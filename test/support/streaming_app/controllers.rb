@@ -22,6 +22,7 @@ class StreamsController < ActionController::Base
     when "envelope" then render json_stream: { meta: meta, data: relation }, **options, partial: "orders/order", as: :order
     when "enumerator" then render json_stream: relation.find_each(batch_size: 333), **options
     when "missing_column" then render json_stream: relation.select(:id, :no_such_column), **options
+    when "view", "view_array" then stream_view(options)
     else head :not_found
     end
   end
@@ -34,6 +35,8 @@ class StreamsController < ActionController::Base
     when "options" then render json: @orders, **AS_JSON
     when "partial" then render "orders/index", formats: :json
     when "envelope" then render "orders/envelope", formats: :json
+    when "view" then render "orders/stream_index", formats: :json
+    when "view_array" then render "orders/index", formats: :json
     else head :not_found
     end
   end
@@ -45,6 +48,15 @@ class StreamsController < ActionController::Base
   end
 
   private
+
+  # The same views streamed (the jetson world; the jbuilder gem's has no
+  # streamed views).
+  def stream_view(options)
+    @orders = relation.order(:id)
+    @meta = meta
+    template = params[:kind] == "view" ? "orders/stream_index" : "orders/index"
+    render template, formats: :json, json_stream: true, **options
+  end
 
   def relation
     model = params[:table] == "fault_orders" ? FaultOrder : Order
