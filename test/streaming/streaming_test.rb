@@ -192,6 +192,7 @@ module StreamingBehaviour
     end
     queried = stats["batches"].count { |b| b["table"] == "Order" }
     assert_operator queried, :<, total_batches / 3, "#{queried} of #{total_batches} batches queried after a disconnect"
+    puts "\n  #{self.class::DATABASE_NAME}: #{queried} of #{total_batches} batches queried after a client read 512 KB and closed" if ENV["JETSON_STREAMING_VERBOSE"]
     assert_empty stats["reports"], "a client going away is not an application error"
     assert_equal 0, stats["busy"]
   end
