@@ -194,6 +194,7 @@ module StreamingBehaviour
     assert_operator queried, :<, total_batches / 3, "#{queried} of #{total_batches} batches queried after a disconnect"
     puts "\n  #{self.class::DATABASE_NAME}: #{queried} of #{total_batches} batches queried after a client read 512 KB and closed" if ENV["JETSON_STREAMING_VERBOSE"]
     assert_empty stats["reports"], "a client going away is not an application error"
+    assert_match(/JSON stream stopped after \d+ bytes: the server's write raised/, File.read(server.log_path))
     assert_equal 0, stats["busy"]
   end
 

@@ -24,9 +24,10 @@ module Jetson
     module Streaming
       # Options that are the stream's, not as_json's.
       OWN_OPTIONS = %i[batch_size start finish order error_on_ignore cursor partial as locals].freeze
-      autoload :ViewStream, "jetson/rails/streaming_view"
       BATCH_OPTIONS = %i[start finish order error_on_ignore cursor].freeze
       DEFAULT_BATCH_SIZE = 1000
+
+      autoload :ViewStream, "jetson/rails/streaming_view"
 
       # Raised out of the body's each when the document cannot be completed
       # after part of it was sent. An IOError, because that is what servers
@@ -64,8 +65,9 @@ module Jetson
           body
         end
 
-        # A document's text cut at its marker Strings: [texts around them,
-        # their indexes], in order; raises if one is not there as a value.
+        # A document's text cut at its marker Strings (marker-0, marker-1...,
+        # each written as a JSON string): the texts before, between and after
+        # them; raises if one is not there as a value.
         def cut(text, marker, count)
           texts = []
           rest = text
@@ -97,8 +99,9 @@ module Jetson
           response.extend(StreamingResponse)
           # As ActionController::Live and template streaming: nothing can
           # know the length, and no cache can validate a document that is
-          # not written yet (Rack::ETag leaves a response with Cache-Control
-          # alone only when its body has no to_ary; see StreamBuffer).
+          # not written yet. (Rack::ETag would read the whole body to digest
+          # it only through to_ary, which a stream's buffer lacks: see
+          # StreamBuffer.)
           response.headers["Cache-Control"] ||= "no-cache"
           response.delete_header("Content-Length")
           # nginx buffers proxied responses unless told not to.
@@ -230,7 +233,7 @@ module Jetson
         def start!
           @out.write(@texts.first)
           collection, elements = @parts.first
-          return unless collection.is_a?(::ActiveRecord::Relation) && Batches.resumable?(collection, @batch_options)
+          return unless Batches.relation?(collection) && Batches.resumable?(collection, @batch_options)
 
           open_array
           first = Batches.first(collection, @batch_size, @batch_options)
@@ -247,7 +250,13 @@ module Jetson
           write_rest
           nil
         rescue Exception => e # rubocop:disable Lint/RescueException -- classified, then raised again
-          raise if e.equal?(@out.downstream_error) || !e.is_a?(StandardError)
+          if e.equal?(@out.downstream_error)
+            # The server could not write (the client went away, most often):
+            # not the application's error; the loop stops here.
+            @logger&.info("JSON stream stopped after #{@out.bytes} bytes: the server's write raised #{e.class}: #{e.message}")
+            raise
+          end
+          raise unless e.is_a?(StandardError)
 
           abort!(e)
         end
@@ -367,8 +376,12 @@ module Jetson
       module Batches
         module_function
 
+        def relation?(collection)
+          defined?(::ActiveRecord::Relation) && collection.is_a?(::ActiveRecord::Relation)
+        end
+
         def each(collection, size, options, &block)
-          if collection.is_a?(::ActiveRecord::Relation)
+          if relation?(collection)
             collection.find_in_batches(batch_size: size, **options, &block)
           else
             collection.each_slice(size, &block)
