@@ -7,6 +7,7 @@
 #
 #   render json_stream: (as_json; Jetson::RailsEncoder, and ActiveSupport's stock encoder)
 #   render json_stream: partial: (jetson/jbuilder, and the jbuilder gem's partial)
+#   render json_stream: true    (the array! view below, streamed by jetson/jbuilder)
 #   render json:        (ActiveSupport's stock encoder, and Jetson::RailsEncoder)
 #   the jbuilder gem's `json.array! @orders, partial:, as:` view (and jetson/jbuilder's)
 #
@@ -40,6 +41,7 @@ module BenchStreaming
     ["render json_stream: (stock encoder)", "jbuilder", "stock", "/stream/records", :as_json],
     ["render json_stream: partial: (jetson/jbuilder)", "jetson", "jetson", "/stream/partial", :view],
     ["render json_stream: partial: (jbuilder gem)", "jbuilder", "stock", "/stream/partial", :view],
+    ["render json_stream: true (the array! view, jetson/jbuilder)", "jetson", "jetson", "/stream/view_array", :view],
     ["render json: (stock encoder)", "jbuilder", "stock", "/reference/records", :as_json],
     ["render json: (Jetson::RailsEncoder)", "jetson", "jetson", "/reference/records", :as_json],
     ["jbuilder gem array! view", "jbuilder", "stock", "/reference/partial", :view],
@@ -66,7 +68,7 @@ module BenchStreaming
     StreamingDatabase.fill(database, "orders", opts[:rows])
     results = CONTENDERS.map do |label, world, encoder, path, reference|
       result = measure(label, world, encoder, database, path, opts[:runs])
-      warn format("%-48s ttfb %8.1f ms  total %7.2f s  RSS +%7.1f MB  %d chunks", label, result.ttfb * 1000,
+      warn format("%-60s ttfb %8.1f ms  total %7.2f s  RSS +%7.1f MB  %d chunks", label, result.ttfb * 1000,
                   result.total, result.growth_mb, result.chunks)
       [result, reference]
     end
@@ -161,7 +163,7 @@ module BenchStreaming
     lines << "- Every contender's bytes equal the stock encoder's `render json:` (as_json kinds) or the jbuilder " \
              "gem's view (partial kinds); the run stops otherwise."
     lines << ""
-    lines << "| contender | time to first byte | total | peak RSS growth | chunks read |"
+    lines << "| contender | time to first byte | total | server peak RSS growth | body reads (Net::HTTP) |"
     lines << "|---|---:|---:|---:|---:|"
     results.each do |r|
       lines << format("| %s | %.1f ms | %.2f s | %.1f MB | %d |", r.label, r.ttfb * 1000, r.total, r.growth_mb, r.chunks)
