@@ -580,6 +580,8 @@ class WriterTest < Minitest::Test
       assert_includes [originals[i], "short #{i}"], value, "element #{i}"
     end
     assert_equal originals.first, written.first
+  ensure
+    io&.singleton_class&.remove_method(:write)
   end
 
   def test_streaming_into_an_io_in_chunks

@@ -22,6 +22,7 @@ typedef struct jt_buffer {
                           * every chunk goes out in (see jt_buffer_flush); else 0 */
     size_t spill_capa;   /* first heap size (buffer_initial_length) */
     size_t flush_at;     /* with an io: the length that sends a chunk; else SIZE_MAX */
+    size_t unswept;      /* bytes handed out in fresh chunks since the last sweep (see jt_buffer_flush) */
     bool recycle;        /* a large heap may come from, and go back to, the Ractor's spare */
     bool spare;          /* heap is the Ractor's spare (see buffer.c) */
     bool sized;          /* heap was sized from the Ractor's last large document (see buffer.c) */
@@ -32,6 +33,8 @@ typedef struct jt_buffer {
 /* A chunk is sent once this much is pending, at the next safe point: values
  * up to the rest of a chunk then fit without growing the buffer. */
 #define JT_IO_FLUSH_AT (JT_IO_CHUNK_SIZE / 4 * 3)
+/* Fresh chunks handed to an io between two sweeps (see jt_buffer_flush). */
+#define JT_IO_SWEEP_BYTES ((size_t)8 * 1024 * 1024)
 #define JT_COPY_OUT_SIZE (1024 * 1024) /* see jt_buffer_finish */
 /* glibc's default M_MMAP_THRESHOLD: a request this large may be a mapping
  * of its own (see jt_buffer_finish). */
@@ -53,6 +56,7 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->chunk = 0;
     b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
     b->flush_at = SIZE_MAX;
+    b->unswept = 0;
     b->recycle = NIL_P(io);
     b->spare = false;
     b->sized = false;

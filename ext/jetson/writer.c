@@ -178,6 +178,7 @@ static VALUE writer_initialize(int argc, VALUE *argv, VALUE self)
     w->buf.recycle = false; /* the heap is the writer's own for its lifetime */
     w->buf.spare = false;
     w->buf.sized = false;
+    w->buf.unswept = 0;
 
     w->frame_capa = 16;
     w->frames = ALLOC_N(unsigned char, w->frame_capa);

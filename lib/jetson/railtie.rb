@@ -15,5 +15,15 @@ module Jetson
     initializer "jetson.rails_encoder" do |app|
       Jetson::Rails.install! if app.config.jetson.rails_encoder
     end
+
+    # `render json_stream:` (lib/jetson/rails/streaming.rb), in every
+    # controller with renderers; it writes the app's encoder's bytes, so it
+    # needs no setting.
+    initializer "jetson.json_stream" do
+      ActiveSupport.on_load(:action_controller) do
+        require "jetson/rails/streaming"
+        Jetson::Rails::Streaming.install
+      end
+    end
   end
 end

@@ -31,6 +31,15 @@ module Jetson
         end
       end
 
+      # `render json_stream: records, partial:, as:` renders each batch with
+      # the app's .json.jbuilder partial (lib/jetson/rails/streaming.rb).
+      initializer "jetson.jbuilder.json_stream" do
+        ActiveSupport.on_load(:action_controller) do
+          require "jetson/rails/streaming"
+          Jetson::Rails::Streaming.install
+        end
+      end
+
       generators do |app|
         ::Rails::Generators.configure!(app.config.generators)
         ::Rails::Generators.hidden_namespaces.uniq!

@@ -1,0 +1,11 @@
+# frozen_string_literal: true
+
+# Models of StreamingApp (test/support/streaming_app.rb).
+class Order < ActiveRecord::Base
+  def code = "O-#{id}"
+end
+
+# The same rows in a table of their own, which a fault test drops half-way.
+class FaultOrder < ActiveRecord::Base
+  self.table_name = "fault_orders"
+end
