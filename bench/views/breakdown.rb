@@ -86,15 +86,18 @@ module BenchViews
       data = StackProf.run(mode: :wall, interval: 100, raw: true) { requests.times { World.request(path) } }
       frames = data[:frames]
       counts = Hash.new(0)
+      leaves = Hash.new { |h, k| h[k] = Hash.new(0) }
       raw = data[:raw]
       i = 0
       while i < raw.size
         depth = raw[i]
         stack = raw[i + 1, depth].reverse.map { |id| frames.dig(id, :name).to_s }
-        counts[part_of(stack)] += raw[i + 1 + depth]
+        part = part_of(stack)
+        counts[part] += raw[i + 1 + depth]
+        leaves[part][stack.first] += raw[i + 1 + depth]
         i += depth + 2
       end
-      counts
+      [counts, leaves]
     end
 
     def median(values) = values.sort[values.size / 2]
@@ -111,8 +114,8 @@ module BenchViews
       ms = times.transform_values { median(_1) }
       allocs = paths.transform_values { allocations(_1, requests) }
       count = partials(view)
-      samples = profile(view, requests * 3)
-      { name: name, ms: ms, allocs: allocs, partials: count, samples: samples }
+      samples, leaves = profile(view, requests * 3)
+      { name: name, ms: ms, allocs: allocs, partials: count, samples: samples, leaves: leaves }
     end
 
     def report(results, world, command)
@@ -135,10 +138,12 @@ module BenchViews
         end
         total = r[:samples].values.sum.to_f
         out << "\nThe view's request by part (stackprof, wall clock, #{total.to_i} samples):\n\n"
-        out << "| part | share | ms per request | µs per partial |\n| :--- | ---: | ---: | ---: |\n"
+        out << "| part | share | ms per request | µs per partial | where (the innermost frames, by samples) |\n"
+        out << "| :--- | ---: | ---: | ---: | :--- |\n"
         r[:samples].sort_by { -_2 }.each do |part, n|
           ms = n / total * r[:ms]["view"]
-          out << format("| %s | %.1f%% | %.2f | %.2f |\n", part, n * 100 / total, ms, ms * 1000 / r[:partials])
+          top = r[:leaves][part].sort_by { -_2 }.first(3).map { |leaf, k| "#{leaf.gsub('|', '\\|')} #{(k * 100 / n.to_f).round}%" }
+          out << format("| %s | %.1f%% | %.2f | %.2f | %s |\n", part, n * 100 / total, ms, ms * 1000 / r[:partials], top.join("; "))
         end
         out << "\n"
       end
