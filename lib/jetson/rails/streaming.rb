@@ -24,7 +24,9 @@ module Jetson
     module Streaming
       # Options that are the stream's, not as_json's.
       OWN_OPTIONS = %i[batch_size start finish order error_on_ignore cursor partial as locals].freeze
+      # @api private
       BATCH_OPTIONS = %i[start finish order error_on_ignore cursor].freeze
+      # @api private
       DEFAULT_BATCH_SIZE = 1000
 
       autoload :ViewStream, "jetson/rails/streaming_view"
@@ -80,6 +82,7 @@ module Jetson
           texts << rest
         end
 
+        # @api private
         def marker = "jetson-json-stream-#{SecureRandom.hex(16)}"
 
         private
@@ -112,10 +115,13 @@ module Jetson
       # ActionDispatch::Response wraps a body in a Buffer, whose to_ary makes
       # Rack::ETag and puma read the whole body to digest or measure it. Live
       # responses use a Buffer without to_ary; so does a stream.
+      #
+      # @api private
       class StreamBuffer < ActionDispatch::Response::Buffer
         undef_method :to_ary
       end
 
+      # @api private
       module StreamingResponse
         private
 
@@ -127,6 +133,8 @@ module Jetson
       # Elements as `render json:` writes them: one call of the app's encoder
       # (ActiveSupport's, Jetson::RailsEncoder or another) per batch, with
       # the options render json: would pass to to_json.
+      #
+      # @api private
       class AsJsonElements
         def initialize(options)
           @options = options
@@ -139,6 +147,8 @@ module Jetson
 
       # Elements as `json.array! records, partial:, as:` writes them in a
       # .json.jbuilder view (jetson/jbuilder or the jbuilder gem).
+      #
+      # @api private
       class PartialElements
         def initialize(controller, partial, as, locals)
           unless defined?(::JbuilderTemplate)
@@ -170,6 +180,8 @@ module Jetson
       # block as it comes. An error raised by that block is the server's or
       # the client's (a closed connection), not the application's: it is
       # remembered so that the body lets it through unreported.
+      #
+      # @api private
       class Out
         attr_reader :bytes, :downstream_error
 
@@ -211,6 +223,8 @@ module Jetson
       # The Rack body (each and close, no to_ary): the document's text
       # around its collections comes from the app's encoder, each collection
       # is an array written through a Jetson::Writer a batch at a time.
+      #
+      # @api private
       class Body
         # texts: the document's text before, between and after its
         # collections; parts: [collection, elements writer] for each.
@@ -337,6 +351,8 @@ module Jetson
       # whole is encoded once by the app's encoder, and its text is cut at
       # the markers. The text between collections is then exactly what
       # `render json:` writes there, keys and escaping included.
+      #
+      # @api private
       module Envelope
         module_function
 
@@ -373,6 +389,8 @@ module Jetson
       # find_in_batches (its primary key order, the options find_each takes);
       # its first batch can be read on its own and the rest resumed after its
       # last record, which is how the first batch is read in the action.
+      #
+      # @api private
       module Batches
         module_function
 

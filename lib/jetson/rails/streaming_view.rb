@@ -20,6 +20,8 @@ module Jetson
       # non-streaming render. Anything nested (inside a block, a partial, a
       # cache! block) renders whole, as do block forms and loaded relations
       # (their records are in memory already).
+      #
+      # @api private
       module ViewStream
         module_function
 
@@ -47,6 +49,8 @@ module Jetson
       end
 
       # The collections a view deferred, in the order their markers appear.
+      #
+      # @api private
       class Collector
         attr_reader :marker, :entries
 
@@ -64,6 +68,8 @@ module Jetson
       # A batch as the view would have written its elements: a builder with
       # the view's key settings at the point of the call, and the partial's
       # options (locals, cached:) as given.
+      #
+      # @api private
       class ViewElements
         def initialize(options, settings, view = nil)
           @options = options
@@ -85,6 +91,8 @@ module Jetson
       # the document (blocks, partials, cache blocks) so that only the top
       # level defers, and remembering the key settings a deferred collection
       # is to be rendered with.
+      #
+      # @api private
       class StreamingTemplate < ::JbuilderTemplate
         def initialize(context, collector)
           @_collector = collector
