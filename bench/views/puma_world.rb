@@ -148,18 +148,7 @@ module BenchViews
     end
 
     def serve
-      protocol = $stdout.dup.binmode
-      $stdout.reopen(File::NULL, "w") # nothing else may write to the parent's pipe
-      $stdin.binmode
-      World.write_message(protocol, [:ok, :ready])
-      while (message = World.read_message($stdin))
-        reply = begin
-          [:ok, perform(message)]
-        rescue Exception => e # rubocop:disable Lint/RescueException -- reported to the parent
-          [:error, e.class.name, e.message, e.backtrace&.first(12)]
-        end
-        World.write_message(protocol, reply)
-      end
+      World.serve(self)
     ensure
       @server&.stop(true)
     end

@@ -143,14 +143,16 @@ module BenchViews
       end
     end
 
-    def serve
+    # Answers the parent's messages until its pipe closes; handler.perform
+    # makes each reply (this world's, or bench/views/puma_world.rb's).
+    def serve(handler = self)
       protocol = $stdout.dup.binmode
       $stdout.reopen(File::NULL, "w") # nothing else may write to the parent's pipe
       $stdin.binmode
       write_message(protocol, [:ok, :ready])
       while (message = read_message($stdin))
         reply = begin
-          [:ok, perform(message)]
+          [:ok, handler.perform(message)]
         rescue Exception => e # rubocop:disable Lint/RescueException -- reported to the parent
           [:error, e.class.name, e.message, e.backtrace&.first(12)]
         end
