@@ -1,49 +1,22 @@
 # frozen_string_literal: true
 
-require "rbconfig"
 require "json"
 require_relative "cases"
+require_relative "../support/child_process"
 
 module RecordsBench
   # A world process (bench/records/world.rb), driven one request at a time.
-  class WorldProcess
+  class WorldProcess < JetsonBench::ChildProcess
     SCRIPT = File.expand_path("world.rb", __dir__)
 
-    attr_reader :name, :info
+    attr_reader :info
 
     def initialize(name, config, yjit:)
-      @name = name
-      @io = IO.popen([RbConfig.ruby, *(yjit ? ["--yjit"] : []), SCRIPT, name, JSON.generate(config)], "r+b")
-      reply = read_message
-      raise "world #{name} did not start (#{reply.inspect})" unless reply == [:ok, :ready]
+      super(name, SCRIPT, name, JSON.generate(config), yjit: yjit)
+      wait_ready
     end
 
     def load_info = (@info = call(:info))
-
-    def call(*message)
-      payload = Marshal.dump(message)
-      @io.write([payload.bytesize].pack("N"), payload)
-      @io.flush
-      reply = read_message || raise("world #{@name} exited")
-      return reply[1] if reply[0] == :ok
-
-      raise "world #{@name}: #{message.first(3).inspect} raised #{reply[1]}: #{reply[2]}\n  #{Array(reply[3]).join("\n  ")}"
-    end
-
-    # Closing its stdin ends the world; close waits for it.
-    def close
-      @io&.close
-      @io = nil
-    end
-
-    private
-
-    def read_message
-      header = @io.read(4)
-      return nil if header.nil? || header.bytesize < 4
-
-      Marshal.load(@io.read(header.unpack1("N")))
-    end
   end
 
   # Everything measured on one database. rounds: case name => label => [i/s

@@ -43,6 +43,7 @@ when "jetson"
 else abort "usage: bench/records/world.rb jetson|jbuilder CONFIG_JSON"
 end
 require_relative "../support/runner" # JetsonBench::Compiler
+require_relative "../support/child_process"
 require_relative "cases"
 require_relative "data"
 
@@ -184,32 +185,8 @@ module RecordsBench
       end
     end
 
-    def write_message(io, object)
-      payload = Marshal.dump(object)
-      io.write([payload.bytesize].pack("N"), payload)
-      io.flush
-    end
-
-    def read_message(io)
-      header = io.read(4)
-      return nil if header.nil? || header.bytesize < 4
-
-      Marshal.load(io.read(header.unpack1("N")))
-    end
-
     def serve
-      protocol = $stdout.dup.binmode
-      $stdout.reopen(File::NULL, "w") # nothing else may write to the parent's pipe
-      $stdin.binmode
-      write_message(protocol, [:ok, :ready])
-      while (message = read_message($stdin))
-        reply = begin
-          [:ok, perform(message)]
-        rescue Exception => e # rubocop:disable Lint/RescueException -- reported to the parent
-          [:error, e.class.name, e.message, e.backtrace&.first(12)]
-        end
-        write_message(protocol, reply)
-      end
+      JetsonBench::ChildProtocol.serve(self)
     end
   end
 end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "rbconfig"
+require_relative "../support/child_process"
 
 # The parent's side of bench/views.rb: the endpoints, the contenders (which
 # world serves each, at which path, with which encoder) and the world
@@ -83,49 +83,20 @@ module BenchViews
   ].freeze
 
   # A world process, driven one request at a time (World.perform's protocol).
-  class WorldProcess
+  class WorldProcess < JetsonBench::ChildProcess
     SCRIPT = File.expand_path("world.rb", __dir__)
 
-    attr_reader :name, :info
+    attr_reader :info
 
-    def initialize(name, yjit:)
-      @name = name
-      @io = IO.popen([RbConfig.ruby, *(yjit ? ["--yjit"] : []), SCRIPT, name], "r+b")
+    # args: the script's (the world's name; bench/views/server.rb's puma
+    # worlds give theirs).
+    def initialize(name, yjit:, script: SCRIPT, args: [name])
+      super(name, script, *args, yjit: yjit)
     end
 
     def wait_ready
-      reply = read_message
-      raise "world #{@name} did not start (#{reply.inspect})" unless reply == [:ok, :ready]
-
+      super
       @info = call(:info)
-    end
-
-    def call(*message)
-      write_message(message)
-      reply = read_message || raise("world #{@name} exited")
-      return reply[1] if reply[0] == :ok
-
-      raise "world #{@name}: #{message.first(2).inspect} raised #{reply[1]}: #{reply[2]}\n  #{Array(reply[3]).join("\n  ")}"
-    end
-
-    def close
-      @io&.close
-      @io = nil
-    end
-
-    private
-
-    def write_message(object)
-      payload = Marshal.dump(object)
-      @io.write([payload.bytesize].pack("N"), payload)
-      @io.flush
-    end
-
-    def read_message
-      header = @io.read(4)
-      return nil if header.nil? || header.bytesize < 4
-
-      Marshal.load(@io.read(header.unpack1("N")))
     end
   end
 end

@@ -2,7 +2,6 @@
 
 require "json"
 require "net/http"
-require "rbconfig"
 require_relative "contenders"
 require_relative "wrk"
 
@@ -21,8 +20,8 @@ module BenchViews
       @world = world
       @encoder = encoder
       @threads = threads
-      @name = "#{world} (#{encoder} encoder, #{threads} thread#{threads > 1 ? 's' : ''})"
-      @io = IO.popen([RbConfig.ruby, *(yjit ? ["--yjit"] : []), SCRIPT, world, encoder, threads.to_s], "r+b")
+      super("#{world} (#{encoder} encoder, #{threads} thread#{threads > 1 ? 's' : ''})",
+            yjit: yjit, script: SCRIPT, args: [world, encoder, threads.to_s])
     end
 
     def port = info.fetch(:port)

@@ -34,24 +34,12 @@ end
 lib = File.expand_path("../../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
 require_relative "app"
+require_relative "../support/child_process"
 require "rack/mock"
 
 module BenchViews
   module World
     module_function
-
-    def write_message(io, object)
-      payload = Marshal.dump(object)
-      io.write([payload.bytesize].pack("N"), payload)
-      io.flush
-    end
-
-    def read_message(io)
-      header = io.read(4)
-      return nil if header.nil? || header.bytesize < 4
-
-      Marshal.load(io.read(header.unpack1("N")))
-    end
 
     def app = BenchViews::Application
 
@@ -143,21 +131,10 @@ module BenchViews
       end
     end
 
-    # Answers the parent's messages until its pipe closes; handler.perform
-    # makes each reply (this world's, or bench/views/puma_world.rb's).
+    # Answers the parent's messages until its pipe closes (handler: this
+    # world, or bench/views/puma_world.rb's).
     def serve(handler = self)
-      protocol = $stdout.dup.binmode
-      $stdout.reopen(File::NULL, "w") # nothing else may write to the parent's pipe
-      $stdin.binmode
-      write_message(protocol, [:ok, :ready])
-      while (message = read_message($stdin))
-        reply = begin
-          [:ok, handler.perform(message)]
-        rescue Exception => e # rubocop:disable Lint/RescueException -- reported to the parent
-          [:error, e.class.name, e.message, e.backtrace&.first(12)]
-        end
-        write_message(protocol, reply)
-      end
+      JetsonBench::ChildProtocol.serve(handler)
     end
 
     def callgrind_run(spec)
