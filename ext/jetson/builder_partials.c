@@ -19,7 +19,7 @@
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
-    ID inline_partial_plan, run, element_error, output_buffer, virtual_path, current_template;
+    ID inline_partial_plan, output_buffer, virtual_path, current_template;
     VALUE sym_as, sym_partial;
 } h;
 
@@ -61,7 +61,7 @@ VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE 
 {
     if (!native || !RB_SYMBOL_P(method)) {
         VALUE args[4] = {method, template, locals, buffer};
-        return rb_funcall_with_block(view, h.run, 4, args, block);
+        return rb_funcall_with_block(view, jb.id__run, 4, args, block);
     }
     struct view_run r = {
         .view = view, .template = template, .locals = locals, .buffer = buffer, .block = block,
@@ -124,7 +124,7 @@ static VALUE run_in_scope(VALUE data)
     if (state) {
         VALUE error = rb_errinfo();
         if (!RB_TYPE_P(error, T_OBJECT) || !RTEST(rb_obj_is_kind_of(error, rb_eStandardError))) rb_jump_tag(state);
-        rb_funcall(RARRAY_AREF(plan, PLAN_RENDERER), h.element_error, 2, RARRAY_AREF(plan, PLAN_TEMPLATE), error);
+        rb_funcall(RARRAY_AREF(plan, PLAN_RENDERER), jb.id_element_error, 2, RARRAY_AREF(plan, PLAN_TEMPLATE), error);
         rb_jump_tag(state); /* element_error raises; not reached */
     }
     return Qnil;
@@ -165,8 +165,6 @@ bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE
 void jt_init_builder_partials(void)
 {
     h.inline_partial_plan = rb_intern("_inline_partial_plan");
-    h.run = rb_intern("_run");
-    h.element_error = rb_intern("element_error");
     h.output_buffer = rb_intern("@output_buffer");
     h.virtual_path = rb_intern("@virtual_path");
     h.current_template = rb_intern("@current_template");
