@@ -86,10 +86,20 @@ class HashesController < ActionController::Base
 end
 
 # Floor: what a request costs outside the view.
+#
+# The floors keep their records where the views' controller keeps them, in
+# @posts, and not in a local: since Rails 7.1 ActionController puts the
+# controller in ActiveSupport::ExecutionContext for the whole request, a Hash
+# that lives long enough to be old, so a minor GC during the request promotes
+# the controller and everything its ivars reach (the relation, every record,
+# its attribute set and raw row, the preloaded associations). Those objects
+# then stay until a major GC. A floor holding them in a local was spared that,
+# and on nested made about half the major GCs of any view (measured:
+# docs/benchmarks.md, "What the floors hold").
 class ConstantController < ActionController::Base
   %w[index nested cached].each do |endpoint|
     define_method(endpoint) do
-      BenchViews::RELATIONS[endpoint].call.to_a
+      @posts = BenchViews::RELATIONS[endpoint].call.to_a
       render json: BenchViews::FLOOR_BODIES.fetch(endpoint)
     end
   end
@@ -101,12 +111,14 @@ end
 # (post.author, post.comments, comment.author).
 class UrlsController < ActionController::Base
   def index
-    BenchViews::RELATIONS["index"].call.each { |post| post_url(post, format: :json) }
+    @posts = BenchViews::RELATIONS["index"].call
+    @posts.each { |post| post_url(post, format: :json) }
     render json: BenchViews::FLOOR_BODIES.fetch("index")
   end
 
   def nested
-    BenchViews::RELATIONS["nested"].call.each do |post|
+    @posts = BenchViews::RELATIONS["nested"].call
+    @posts.each do |post|
       post_url(post, format: :json)
       post.author
       post.comments.each(&:author)
@@ -122,12 +134,14 @@ end
 # writes a byte.
 class ReadsController < ActionController::Base
   def index
-    BenchViews::RELATIONS["index"].call.each { |post| read_post(post) }
+    @posts = BenchViews::RELATIONS["index"].call
+    @posts.each { |post| read_post(post) }
     render json: BenchViews::FLOOR_BODIES.fetch("index")
   end
 
   def nested
-    BenchViews::RELATIONS["nested"].call.each do |post|
+    @posts = BenchViews::RELATIONS["nested"].call
+    @posts.each do |post|
       read_post(post)
       read_author(post.author)
       post.comments.each do |comment|
@@ -141,7 +155,8 @@ class ReadsController < ActionController::Base
   end
 
   def cached
-    keys = BenchViews::RELATIONS["cached"].call.to_a.each_with_index.to_h { |post, i| [["bench/reads", post], i] }
+    @posts = BenchViews::RELATIONS["cached"].call.to_a
+    keys = @posts.each_with_index.to_h { |post, i| [["bench/reads", post], i] }
     hits = Rails.cache.read_multi(*keys.keys)
     missed = keys.reject { |key, _| hits.key?(key) }
     Rails.cache.write_multi(missed.to_h { |key, i| [key, element_json(i)] }) unless missed.empty?
