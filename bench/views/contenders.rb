@@ -60,9 +60,9 @@ module BenchViews
                   note: "the same controller with ActiveSupport.json_encoder = Jetson::RailsEncoder " \
                         "(Jetson::Rails.install!)"),
     Contender.new(label: FLOOR, world: "jbuilder", kind: :constant, role: :floor, encoder: "stock", check: [:bytes, GEM],
-                  note: "the controller loads the same records (same relation, to_a) and renders the " \
-                        "jbuilder gem's body of the endpoint as a constant String (render json: string): the time " \
-                        "spent outside the view"),
+                  note: "the controller loads the same records (same relation, to_a) into @posts, as the views' " \
+                        "controller does, and renders the jbuilder gem's body of the endpoint as a constant String " \
+                        "(render json: string): the time spent outside the view"),
     Contender.new(label: "floor: reads + constant String", world: "jbuilder", kind: :reads, role: :floor,
                   encoder: "stock", check: [:bytes, GEM],
                   note: "the constant floor, plus reading every attribute the views read and post_url, " \
