@@ -291,7 +291,8 @@ end
 BARS = { "index" => [3.0, 4.0], "nested" => [4.5, 6.0], "cached" => [3.0, 4.0] }.freeze
 JETSON = "Jetson (jetson/jbuilder)"
 bars = JetsonBench::Table.new(["endpoint", "Jetson ÷ gem", "bar (moonshot)", "met", "Jetson ÷ Hashes via Jetson",
-                               "Jetson ÷ reads floor", "post_url+associations floor ÷ gem", "reads floor ÷ gem"])
+                               "Jetson ÷ reads floor", "Jetson ÷ post_url+associations floor",
+                               "post_url+associations floor ÷ gem", "reads floor ÷ gem"])
 endpoints.each do |e|
   r = rounds[e]
   next unless r.key?(JETSON) && r.key?(GEM)
@@ -302,7 +303,8 @@ endpoints.each do |e|
   bar, moon = BARS.fetch(e)
   bars << [e, vs.call(GEM), format("%.1f× (%.0f×)", bar, moon), ratio >= moon ? "moonshot" : ratio >= bar ? "yes" : "no",
            vs.call("render json: Hashes, Jetson::RailsEncoder"), vs.call("floor: reads + constant String"),
-           floor_vs_gem.call(URLS_FLOOR), floor_vs_gem.call("floor: reads + constant String")]
+           r.key?(URLS_FLOOR) ? vs.call(URLS_FLOOR) : "n/a", floor_vs_gem.call(URLS_FLOOR),
+           floor_vs_gem.call("floor: reads + constant String")]
 end
 
 explain = [
