@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "jetson/rails/record_cache_keys"
+
 module Jetson
   module Rails
     # The cache keys of a cached collection's elements, as ActionView makes
@@ -32,7 +34,8 @@ module Jetson
         end
       end
 
-      # An element's key when it is the element itself (`cached: true`):
+      # An element's key when it is the element itself (`cached: true`; an
+      # ActiveRecord record's key and version made by RecordCacheKeys):
       # equal to another when their elements are, as the Arrays are (the
       # prefix is the collection's).
       class ItemKey
@@ -69,15 +72,16 @@ module Jetson
         @key_of = key_of
         @prefix = nil
         @prefix = prefix unless key_of || !stock_store?
+        @records = RecordCacheKeys.new
       end
 
       def for(item)
         return array_key(@key_of ? @key_of.call(item) : item) unless @prefix && plain?(item)
 
         key_text, versions = @prefix
-        version = item_version(item)
-        ItemKey.new(item, "#{key_text}/#{@store.send(:expanded_key, item)}",
-                    (version.nil? ? versions : versions + [version]).to_param)
+        # the store's expanded_key and expanded_version of the item
+        item_key, version = @records.for(item) || [@store.send(:expanded_key, item), item_version(item)]
+        ItemKey.new(item, "#{key_text}/#{item_key}", (version.nil? ? versions : versions + [version]).to_param)
       end
 
       private

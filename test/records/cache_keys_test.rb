@@ -1,0 +1,122 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "jetson/rails/record_cache_keys"
+require "support/record_matrix"
+
+# A cached collection's records' cache_key and cache_version, made by
+# Jetson::Rails::RecordCacheKeys without ActiveRecord's per-call work,
+# against ActiveRecord's own on every adapter: the seeded random rows of
+# every model, and records in the states where ActiveRecord's fast path
+# does not apply (Jetson must then leave the answer to ActiveRecord: nil).
+class RecordsCacheKeysTest < Minitest::Test
+  def world(adapter)
+    found = RecordMatrix.databases.assoc(adapter)
+    skip "#{adapter}: #{found[1]}" unless found[1].is_a?(Hash)
+    RecordMatrix.world(adapter)
+  end
+
+  # cache_versioning (Rails' default since 5.2) on, on ActiveRecord::Base as an app's config does.
+  def with_versioning(value = true)
+    saved = ActiveRecord::Base.cache_versioning
+    ActiveRecord::Base.cache_versioning = value
+    yield
+  ensure
+    ActiveRecord::Base.cache_versioning = saved
+  end
+
+  def models(world)
+    world.models.values.flat_map(&:values).select { |klass| klass.column_names.include?("updated_at") }
+  end
+
+  # Every answer Jetson gives is ActiveRecord's; returns how many it gave.
+  def assert_activerecords(records, label)
+    keys = Jetson::Rails::RecordCacheKeys.new
+    records.count do |record|
+      made = keys.for(record)
+      next false unless made
+
+      assert_equal [record.cache_key, record.cache_version], made, "#{label}: #{record.class} #{record.id}"
+      true
+    end
+  end
+
+  RecordMatrix::ADAPTERS.each do |adapter|
+    define_method("test_#{adapter}_random_rows") do
+      w = world(adapter)
+      with_versioning do
+        taken = models(w).sum do |klass|
+          assert_activerecords(klass.order(klass.primary_key).to_a, "#{adapter} #{klass.name}")
+        end
+        # The stock models' rows take Jetson's path where ActiveRecord's raw
+        # updated_at is a String (sqlite3); the pg and MariaDB adapters
+        # decode it into a Time, which ActiveRecord casts (its slow path, and
+        # Jetson leaves it to ActiveRecord).
+        if adapter == "sqlite3"
+          assert_operator taken, :>, 20, adapter
+        else
+          assert_equal 0, taken, adapter
+        end
+      end
+    end
+
+    define_method("test_#{adapter}_records_activerecord_answers") do
+      w = world(adapter)
+      klass = w.model(:article)
+      with_versioning do
+        records = klass.order(:id).limit(5).to_a
+        refute_empty records
+        keys = Jetson::Rails::RecordCacheKeys.new
+        assigned = records[0].tap { |r| r.updated_at = Time.utc(2030, 1, 2, 3, 4, 5) }
+        assert_nil keys.for(assigned), "updated_at assigned in memory"
+        assert_nil keys.for(klass.new(title: "new")), "a new record"
+        assert_nil keys.for(klass.select(:id, :title).order(:id).first), "updated_at not selected"
+        assert_activerecords(records, "#{adapter} after the fallbacks")
+      end
+    end
+  end
+
+  def test_the_classes_settings_decide
+    w = world("sqlite3")
+    klass = w.model(:comment)
+    records = klass.order(:id).limit(5).to_a
+    refute_empty records
+    with_versioning(false) { assert_nil Jetson::Rails::RecordCacheKeys.new.for(records[0]), "versioning off" }
+    with_versioning do
+      saved = klass.cache_timestamp_format
+      klass.cache_timestamp_format = :number
+      assert_nil Jetson::Rails::RecordCacheKeys.new.for(records[0]), "cache_timestamp_format :number"
+    ensure
+      klass.cache_timestamp_format = saved
+    end
+    with_versioning do
+      saved = ActiveRecord.default_timezone
+      ActiveRecord.default_timezone = :local
+      assert_nil Jetson::Rails::RecordCacheKeys.new.for(records[0]), "default_timezone :local"
+    ensure
+      ActiveRecord.default_timezone = saved
+    end
+  end
+
+  # A model with a cache_version (or cache_key) of its own, as ActiveRecord's
+  # docs invite: ActiveRecord answers.
+  def test_a_model_with_its_own_cache_version
+    w = world("sqlite3")
+    base = w.model(:comment)
+    own_version = Class.new(base) do
+      def self.name = "OwnVersionComment"
+      def cache_version = "v#{id}"
+    end
+    own_key = Class.new(base) do
+      def self.name = "OwnKeyComment"
+      def cache_key = "comment-#{id}"
+    end
+    with_versioning do
+      [own_version, own_key].each do |klass|
+        record = klass.order(:id).first
+        assert_nil Jetson::Rails::RecordCacheKeys.new.for(record), klass.name
+      end
+      assert Jetson::Rails::RecordCacheKeys.new.for(base.order(:id).first), "the stock model takes the path"
+    end
+  end
+end
