@@ -129,9 +129,11 @@ end
 
 # Floor: the constant floor plus the reads the views make (no JSON built).
 # For the warm cached collection the reads are the cache's: every record's
-# cache key and version, and one read_multi returning a JSON String per
-# post, which any view layer that caches a collection pays before it
-# writes a byte.
+# cache key and version, asked of ActiveRecord (as ActionView's collection
+# caching asks them), and one read_multi returning a JSON String per post.
+# A view layer that caches a collection pays the read_multi before it
+# writes a byte; the keys' cost is ActiveRecord's, which Jetson makes
+# itself for stock records (lib/jetson/rails/record_cache_keys.rb).
 class ReadsController < ActionController::Base
   def index
     @posts = BenchViews::RELATIONS["index"].call
