@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "active_support/cache"
+require "jetson/rails/record_cache_keys"
 
 module Jetson
   module Rails
@@ -32,14 +33,29 @@ module Jetson
 
       NATIVE_ENCODERS = %w[ActiveSupport::JSON::Encoding::JSONGemEncoder Jetson::RailsEncoder].freeze
 
+      # An ActiveRecord record in a cache! key, as ActiveSupport's
+      # expand_cache_key asks it (cache_key_with_version first), answered by
+      # RecordCacheKeys.
+      class RecordKey
+        attr_reader :cache_key_with_version
+
+        def initialize(cache_key, cache_version)
+          @cache_key_with_version = "#{cache_key}-#{cache_version}"
+        end
+      end
+
       def initialize(view)
         @view = view
+        @records = nil
       end
 
       # The key of a cache! block, as the jbuilder gem makes it: the
       # template's digest, the controller's fragment cache keys, under
-      # "jbuilder/".
+      # "jbuilder/". Records in it (itself, or in Arrays) give the key and
+      # version ActiveRecord gives, made by RecordCacheKeys (once per render
+      # for what is the class's).
       def key(key, options)
+        key = with_record_keys(key)
         name_options = options.slice(:skip_digest, :virtual_path)
         key = @view.cache_fragment_name(key, **name_options) if @view.respond_to?(:cache_fragment_name)
         if @view.respond_to?(:combined_fragment_cache_key)
@@ -89,6 +105,13 @@ module Jetson
       end
 
       private
+
+      def with_record_keys(key)
+        return key.map { |part| with_record_keys(part) } if ::Array === key
+
+        made = (@records ||= RecordCacheKeys.new).for(key)
+        made ? RecordKey.new(*made) : key
+      end
 
       def store
         ::Rails.cache

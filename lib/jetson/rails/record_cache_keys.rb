@@ -3,9 +3,10 @@
 module Jetson
   module Rails
     # ActiveRecord's cache_key and cache_version of the records of a cached
-    # collection, made the way ActiveRecord makes them from the raw
-    # updated_at (Integration#cache_version's fast path), with what that
-    # path asks of the class settled once per collection: cache_versioning,
+    # collection (CollectionKeys) or in a cache! key (FragmentCache), made
+    # the way ActiveRecord makes them from the raw updated_at
+    # (Integration#cache_version's fast path), with what that path asks of
+    # the class settled once per collection or render: cache_versioning,
     # cache_timestamp_format :usec, and the connection's default timezone,
     # which ActiveRecord reads by checking a connection out of the pool on
     # every call (cache_key calls cache_version again, so twice a record).
@@ -20,9 +21,11 @@ module Jetson
     #
     # @api private
     class RecordCacheKeys
-      # What ActiveRecord's cache_key and cache_version call on this path.
-      METHODS = %i[cache_key cache_version can_use_fast_cache_version? raw_timestamp_to_cache_version new_record?
-                   has_attribute? id model_name updated_at_before_type_cast updated_at_came_from_user?].freeze
+      # What ActiveRecord's cache_key, cache_version and
+      # cache_key_with_version call on this path.
+      METHODS = %i[cache_key cache_version cache_key_with_version can_use_fast_cache_version?
+                   raw_timestamp_to_cache_version new_record? has_attribute? id model_name
+                   updated_at_before_type_cast updated_at_came_from_user?].freeze
       OWN_SOURCE = %r{/lib/active_(record|model)/}
       private_constant :METHODS, :OWN_SOURCE
 
@@ -33,6 +36,8 @@ module Jetson
       # [cache_key, cache_version] as ActiveRecord gives them, or nil when
       # ActiveRecord has to be asked.
       def for(record)
+        return nil unless defined?(::ActiveRecord::Base) && ::ActiveRecord::Base === record
+
         klass = record.class
         model_key = @models.key?(klass) ? @models[klass] : (@models[klass] = model_key(klass))
         return nil unless model_key
@@ -52,7 +57,6 @@ module Jetson
       # The class's model_name.cache_key when its records can take this path,
       # else false.
       def model_key(klass)
-        return false unless defined?(::ActiveRecord::Base) && klass < ::ActiveRecord::Base
         return false unless METHODS.all? { |name| OWN_SOURCE.match?(klass.instance_method(name).source_location&.first.to_s) }
         return false unless klass.cache_versioning && klass.cache_timestamp_format == :usec &&
                             klass.with_connection(&:default_timezone) == :utc
