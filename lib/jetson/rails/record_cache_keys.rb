@@ -11,8 +11,8 @@ module Jetson
     # which ActiveRecord reads by checking a connection out of the pool on
     # every call (cache_key calls cache_version again, so twice a record).
     # That was about 4.4 µs a record (100 fresh posts: 700 µs of keys above
-    # the load, 260 µs here), most of bench/views.rb's warm cached request
-    # above its reads floor.
+    # the load, 260 µs here): what kept bench/views.rb's warm cached request
+    # at its reads floor.
     #
     # Taken only for classes whose methods on that path are ActiveRecord's
     # and ActiveModel's own (a model with its own cache_key, cache_version,
