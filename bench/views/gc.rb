@@ -23,26 +23,22 @@ require "json"
 require "open3"
 require "rbconfig"
 require_relative "../support/report"
+require_relative "contenders"
 
 module BenchViews
   module GcReport
     module_function
 
-    PATHS = {
-      "view" => ->(e) { e == "index" ? "/posts.json" : "/posts/#{e}.json" },
-      "floor: constant String" => ->(e) { e == "index" ? "/constant.json" : "/constant/#{e}.json" },
-      "floor: post_url, associations" => ->(e) { e == "index" ? "/urls.json" : "/urls/#{e}.json" },
-      "floor: reads" => ->(e) { e == "index" ? "/reads.json" : "/reads/#{e}.json" }
-    }.freeze
+    # label => the kind of request (Contender#path makes its path)
+    KINDS = { "view" => :views, "floor: constant String" => :constant, "floor: post_url, associations" => :urls,
+              "floor: reads" => :reads }.freeze
 
     # In the child: boot the world, make the requests, print one JSON line.
     def child(world, path, requests, detach)
       require_relative "world"
       BenchViews.boot(world)
       World.encoder = "stock"
-      BenchViews::RELATIONS.each_key do |e|
-        BenchViews::FLOOR_BODIES[e] = World.check(e == "index" ? "/posts.json" : "/posts/#{e}.json")[:body].freeze
-      end
+      World.own_floor_bodies
       if detach
         ::ActionController::Base.prepend(Module.new do
           def send_action(...)
@@ -106,10 +102,10 @@ module BenchViews
         out << "| request | ms/request | objects/request | minor GCs | major GCs (by reason) | promoted per minor GC " \
                "| controller detached: major GCs | promoted per minor GC |\n"
         out << "| :--- | ---: | ---: | ---: | :--- | ---: | :--- | ---: |\n"
-        PATHS.each do |label, path_of|
-          next if e == "cached" && label.include?("post_url")
+        KINDS.each do |label, kind|
+          next if e == "cached" && kind == :urls
 
-          path = path_of.call(e)
+          path = Contender.new(kind: kind).path(e)
           as_is = measure(world, path, requests, false)
           detached = measure(world, path, requests, true)
           majors = ->(r) { r["majors"].empty? ? "0" : r["majors"].map { |why, n| "#{n} (#{why})" }.join(", ") }

@@ -137,14 +137,19 @@ module BenchViews
       JetsonBench::ChildProtocol.serve(handler)
     end
 
-    def callgrind_run(spec)
-      path, encoder, n = spec.split(",")
-      self.encoder = encoder
-      # A floor renders this world's own view body of the endpoint.
+    # Without the parent: a floor renders this world's own view body of
+    # the endpoint.
+    def own_floor_bodies
       BenchViews::RELATIONS.each_key do |endpoint|
         view = endpoint == "index" ? "/posts.json" : "/posts/#{endpoint}.json"
         BenchViews::FLOOR_BODIES[endpoint] = check(view)[:body].freeze
       end
+    end
+
+    def callgrind_run(spec)
+      path, encoder, n = spec.split(",")
+      self.encoder = encoder
+      own_floor_bodies
       request(path)
       Integer(n).times { request(path) }
     end
