@@ -162,6 +162,25 @@ module JetsonBench
       write_file(path, md)
     end
 
+    # The head of a one-off results file (bench/views/breakdown.rb, gc.rb):
+    # its title, the command, and where the numbers come from.
+    def head(title, command)
+      "# #{title}\n\nCommand: `#{command}`\n\n" \
+        "- **Date**: #{Time.now.utc.strftime('%Y-%m-%dT%H:%M:%SZ')}\n" \
+        "- **Ruby**: #{RUBY_DESCRIPTION}\n" \
+        "- **CPU**: #{Environment.cpu_model}, #{Etc.nprocessors} cores visible\n" \
+        "- **Repo revision**: #{Environment.git_revision}\n"
+    end
+
+    # Prints text and, unless argv says --no-write, writes it to
+    # bench/results/NAME.
+    def publish(text, name, argv)
+      puts text
+      return if argv.include?("--no-write")
+
+      puts "written to #{write_file(File.expand_path("../results/#{name}", __dir__), text)}"
+    end
+
     # Written beside and renamed into place, so that an interrupted run never
     # leaves half a results file.
     def write_file(path, text)

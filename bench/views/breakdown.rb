@@ -119,12 +119,7 @@ module BenchViews
     end
 
     def report(results, world, command)
-      out = +"# Where a view request's time goes: the #{world} world\n\n"
-      out << "Command: `#{command}`\n\n"
-      out << "- **Date**: #{Time.now.utc.strftime('%Y-%m-%dT%H:%M:%SZ')}\n"
-      out << "- **Ruby**: #{RUBY_DESCRIPTION}\n"
-      out << "- **CPU**: #{JetsonBench::Environment.cpu_model}, #{Etc.nprocessors} cores visible\n"
-      out << "- **Repo revision**: #{`git rev-parse --short HEAD 2>/dev/null`.strip}\n"
+      out = +JetsonBench::Report.head("Where a view request's time goes: the #{world} world", command)
       out << "- **Gems**: #{%w[actionview activerecord sqlite3].map { "#{_1} #{Gem.loaded_specs[_1]&.version}" }.join(', ')}\n\n"
       results.each do |r|
         floor = r[:ms]["floor: constant String"]
@@ -159,13 +154,7 @@ module BenchViews
       World.encoder = "stock"
       results = endpoints.map { |name| endpoint(name, requests, 5) }
       command = "bundle exec ruby#{RubyVM::YJIT.enabled? ? ' --yjit' : ''} bench/views/breakdown.rb #{argv.join(' ')}".strip
-      text = report(results, world, command)
-      puts text
-      return if argv.include?("--no-write")
-
-      path = File.expand_path("../results/views-breakdown-#{world}.md", __dir__)
-      File.write(path, text)
-      puts "written to #{path}"
+      JetsonBench::Report.publish(report(results, world, command), "views-breakdown-#{world}.md", argv)
     end
   end
 end

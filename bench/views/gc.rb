@@ -87,12 +87,7 @@ module BenchViews
       endpoints = argv.reject { _1.start_with?("--") }
       endpoints = %w[index nested cached] if endpoints.empty?
       command = "bundle exec ruby#{JetsonBench::Environment.yjit? ? ' --yjit' : ''} bench/views/gc.rb #{argv.join(' ')}".strip
-      out = +"# The GC during bench/views.rb's requests: the #{world} world\n\n"
-      out << "Command: `#{command}`\n\n"
-      out << "- **Date**: #{Time.now.utc.strftime('%Y-%m-%dT%H:%M:%SZ')}\n"
-      out << "- **Ruby**: #{RUBY_DESCRIPTION}#{JetsonBench::Environment.yjit? ? ' (YJIT on)' : ''}\n"
-      out << "- **CPU**: #{JetsonBench::Environment.cpu_model}, #{Etc.nprocessors} cores visible\n"
-      out << "- **Repo revision**: #{`git rev-parse --short HEAD 2>/dev/null`.strip}\n"
+      out = +JetsonBench::Report.head("The GC during bench/views.rb's requests: the #{world} world", command)
       out << "- #{requests} requests per case, each case a fresh process (warmup 20 requests, then GC.start). " \
              "\"promoted per minor GC\": old objects gained across the requests that had minor GCs only, " \
              "per minor GC. \"controller detached\": the same with the controller taken out of " \
@@ -117,12 +112,7 @@ module BenchViews
         out << "\n"
       end
       $stderr.puts
-      puts out
-      return if argv.include?("--no-write")
-
-      path = File.expand_path("../results/views-gc-#{world}.md", __dir__)
-      File.write(path, out)
-      puts "written to #{path}"
+      JetsonBench::Report.publish(out, "views-gc-#{world}.md", argv)
     end
   end
 end
