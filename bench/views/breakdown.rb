@@ -20,7 +20,6 @@
 # request, not as instruction counts (bench/views.rb --callgrind gives those).
 
 $stdout.sync = true
-require "etc"
 begin
   require "bundler/setup" unless defined?(Bundler)
 rescue LoadError

@@ -18,7 +18,6 @@
 # bench/results/views-gc-WORLD.md.
 
 $stdout.sync = true
-require "etc"
 require "json"
 require "open3"
 require "rbconfig"

@@ -17,13 +17,18 @@ class RecordsCacheKeysTest < Minitest::Test
     RecordMatrix.world(adapter)
   end
 
-  # cache_versioning (Rails' default since 5.2) on, on ActiveRecord::Base as an app's config does.
-  def with_versioning(value = true)
-    saved = ActiveRecord::Base.cache_versioning
-    ActiveRecord::Base.cache_versioning = value
+  # object.name = value for the block.
+  def with_setting(object, name, value)
+    saved = object.public_send(name)
+    object.public_send("#{name}=", value)
     yield
   ensure
-    ActiveRecord::Base.cache_versioning = saved
+    object.public_send("#{name}=", saved)
+  end
+
+  # cache_versioning (Rails' default since 5.2) on, on ActiveRecord::Base as an app's config does.
+  def with_versioning(value = true, &block)
+    with_setting(ActiveRecord::Base, :cache_versioning, value, &block)
   end
 
   def models(world)
@@ -80,22 +85,14 @@ class RecordsCacheKeysTest < Minitest::Test
   def test_the_classes_settings_decide
     w = world("sqlite3")
     klass = w.model(:comment)
-    records = klass.order(:id).limit(5).to_a
-    refute_empty records
-    with_versioning(false) { assert_nil Jetson::Rails::RecordCacheKeys.new.for(records[0]), "versioning off" }
+    record = klass.order(:id).first
+    refute_nil record
+    made = -> { Jetson::Rails::RecordCacheKeys.new.for(record) }
+    with_versioning(false) { assert_nil made.call, "versioning off" }
     with_versioning do
-      saved = klass.cache_timestamp_format
-      klass.cache_timestamp_format = :number
-      assert_nil Jetson::Rails::RecordCacheKeys.new.for(records[0]), "cache_timestamp_format :number"
-    ensure
-      klass.cache_timestamp_format = saved
-    end
-    with_versioning do
-      saved = ActiveRecord.default_timezone
-      ActiveRecord.default_timezone = :local
-      assert_nil Jetson::Rails::RecordCacheKeys.new.for(records[0]), "default_timezone :local"
-    ensure
-      ActiveRecord.default_timezone = saved
+      assert_equal [record.cache_key, record.cache_version], made.call, "the stock settings"
+      with_setting(klass, :cache_timestamp_format, :number) { assert_nil made.call, "cache_timestamp_format :number" }
+      with_setting(ActiveRecord, :default_timezone, :local) { assert_nil made.call, "default_timezone :local" }
     end
   end
 
