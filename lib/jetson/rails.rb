@@ -40,7 +40,7 @@ module Jetson
       path = method.source_location&.first
       path.nil? || STOCK_SOURCES.match?(path)
     end
-    private_class_method :capture_methods, :stock_definition?
+    private_class_method :capture_methods
 
     # The methods each native fast path stands in for, as found when this file
     # was loaded. A class keeps its fast path only while looking these up from

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "jetson/rails"
+
 module Jetson
   module Rails
     # ActiveRecord's cache_key and cache_version of the records of a cached
@@ -28,8 +30,7 @@ module Jetson
       METHODS = %i[cache_key cache_version cache_key_with_version can_use_fast_cache_version?
                    raw_timestamp_to_cache_version new_record? has_attribute? id model_name
                    updated_at_before_type_cast updated_at_came_from_user?].freeze
-      OWN_SOURCE = %r{/lib/active_(record|model)/}
-      private_constant :METHODS, :OWN_SOURCE
+      private_constant :METHODS
 
       def initialize
         @models = {}.compare_by_identity
@@ -59,7 +60,7 @@ module Jetson
       # The class's model_name.cache_key when its records can take this path,
       # else false.
       def model_key(klass)
-        return false unless METHODS.all? { |name| OWN_SOURCE.match?(klass.instance_method(name).source_location&.first.to_s) }
+        return false unless METHODS.all? { |name| ::Jetson::Rails.stock_definition?(klass.instance_method(name)) }
         return false unless klass.cache_versioning && klass.cache_timestamp_format == :usec &&
                             klass.with_connection(&:default_timezone) == :utc
 
