@@ -408,6 +408,24 @@ enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE recor
     return JT_ATTRIBUTE_RAW;
 }
 
+VALUE jt_attribute_raw(jt_attribute_access *a, VALUE record, VALUE name, VALUE *casted)
+{
+    *casted = Qundef;
+    if (!plain_string(name) || !access_usable(a)) return Qundef;
+    VALUE set = readable_set(a, record);
+    if (set == Qundef) return Qundef;
+    VALUE attributes = rb_attr_get(set, h.ivar_attributes);
+    VALUE values = rb_attr_get(set, h.ivar_values);
+    VALUE cast = rb_attr_get(set, h.ivar_casted_values);
+    if (!plain_hash(attributes) || !plain_hash(values) || !plain_hash(cast)) return Qundef;
+    /* Built: assigned (FromUser), or read before type cast; Ruby knows which. */
+    if (RHASH_SIZE(attributes) && rb_hash_lookup2(attributes, name, Qundef) != Qundef) return Qundef;
+    VALUE raw = rb_hash_lookup2(values, name, Qundef);
+    if (raw != Qundef && RHASH_SIZE(cast)) *casted = rb_hash_lookup2(cast, name, Qundef);
+    RB_GC_GUARD(set);
+    return raw;
+}
+
 void jt_attribute_access_finish(jt_attribute_access *a)
 {
     for (int i = 0; i < a->layout_count; i++) rb_free_tmp_buffer(&a->layout_holders[i]);

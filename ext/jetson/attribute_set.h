@@ -108,6 +108,16 @@ enum jt_attribute_source { JT_ATTRIBUTE_READER, JT_ATTRIBUTE_VALUE, JT_ATTRIBUTE
 enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE record, const jt_attribute_row *row,
                                              long i, bool fresh, VALUE *value, const jt_db_cast **cast);
 
+/* record's attribute name as the database handed it over, where
+ * read_attribute_before_type_cast(name) would return it and
+ * attribute_came_from_user?(name) be false: a stock LazyAttributeSet that
+ * has not built name's Attribute (nothing assigned to it, nothing read
+ * through it). *casted: the value @casted_values keeps for name (its reader
+ * cast it already), else Qundef. Qundef when Ruby has to answer. Runs no
+ * Ruby code unless it asks Jetson::Rails about the attribute set's classes
+ * for the first time. */
+VALUE jt_attribute_raw(jt_attribute_access *a, VALUE record, VALUE name, VALUE *casted);
+
 void jt_init_attribute_set(void);
 
 #endif

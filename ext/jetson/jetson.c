@@ -1,5 +1,6 @@
 #include "jetson.h"
 #include "attribute_set.h"
+#include "record_cache_keys.h"
 #include "generator.h"
 #include "buffer.h"
 #include "symbol_names.h"
@@ -182,6 +183,7 @@ JT_EXPORT void Init_jetson(void)
     jt_init_attribute_set();
     jt_init_db_cast();
     jt_init_stock_memo();
+    jt_init_record_cache_keys();
 
     rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);

@@ -135,6 +135,7 @@ module Jetson
         when :attribute_set_classes then [attribute_set_classes, attribute_set_methods]
         when :json_decode then DbCast.json_decode_answer
         when :stock_attribute_class? then [stock_attribute_class?(subject), %i[value initialized?].map { [subject, _1] }]
+        when :record_cache_keys then RecordCacheKeys.stock_answer(subject)
         else
           methods = stock_methods(subject, question) || []
           # What klass resolves each name to (for a method of another line,

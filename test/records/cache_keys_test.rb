@@ -47,21 +47,59 @@ class RecordsCacheKeysTest < Minitest::Test
     end
   end
 
+  # Whether ActiveModel built the record's updated_at Attribute (the Ruby
+  # path does; the native reader reads the raw value without).
+  def built?(record)
+    record.instance_variable_get(:@attributes).instance_variable_get(:@attributes).key?("updated_at")
+  end
+
   RecordMatrix::ADAPTERS.each do |adapter|
+    # Every stock model's rows take Jetson's path: a String raw updated_at
+    # (sqlite3) through ActiveRecord's fast path, a Time (pg, mysql2 and
+    # trilogy decode it) through the cast's instant. Read natively first;
+    # then again once ActiveRecord has built each record's updated_at
+    # Attribute (its own cache_version does), where the Ruby path answers.
     define_method("test_#{adapter}_random_rows") do
       w = world(adapter)
       with_versioning do
-        taken = models(w).sum do |klass|
-          assert_activerecords(klass.order(klass.primary_key).to_a, "#{adapter} #{klass.name}")
+        models(w).each do |klass|
+          records = klass.order(klass.primary_key).to_a
+          next if records.empty?
+
+          made = Jetson::Rails::RecordCacheKeys.new.then { |keys| records.map { keys.for(_1) } }
+          refute records.any? { built?(_1) }, "#{adapter} #{klass.name}: the native reader built an Attribute"
+          records.zip(made).each do |record, key|
+            assert_equal [record.cache_key, record.cache_version], key, "#{adapter} #{klass.name} #{record.id}" if key
+          end
+          native = made.count(&:itself)
+          assert_operator native, :>, 0, "#{adapter} #{klass.name}: no record took the path"
+          records.each(&:updated_at_before_type_cast)
+          built = assert_activerecords(records, "#{adapter} #{klass.name}, attributes built")
+          assert_equal native, built, "#{adapter} #{klass.name}: the Ruby path takes the same records"
         end
-        # The stock models' rows take Jetson's path where ActiveRecord's raw
-        # updated_at is a String (sqlite3); the pg and MariaDB adapters
-        # decode it into a Time, which ActiveRecord casts (its slow path, and
-        # Jetson leaves it to ActiveRecord).
+      end
+    end
+
+    # A Time raw whose cast would drop digits (more than the type's
+    # precision) or that is not UTC, as a query's rows could hand over:
+    # ActiveRecord answers the first; the second is the same instant.
+    define_method("test_#{adapter}_time_raws") do
+      w = world(adapter)
+      klass = w.model(:comment) # updated_at precision 3
+      with_versioning do
+        keys = Jetson::Rails::RecordCacheKeys.new
+        row = klass.order(:id).first
+        refute_nil row
+        fine = klass.instantiate(row.attributes_before_type_cast.merge("updated_at" => Time.utc(2026, 3, 4, 5, 6, 7, 123_456)))
+        utc = keys.for(fine)
         if adapter == "sqlite3"
-          assert_operator taken, :>, 20, adapter
+          assert_nil utc, "a Time raw where sqlite3 hands over Strings: ActiveRecord answers"
         else
-          assert_equal 0, taken, adapter
+          assert_nil utc, "sub-millisecond digits on a precision-3 column"
+          shifted = Time.new(2026, 3, 4, 7, 6, 7.125r, "+02:00")
+          record = klass.instantiate(row.attributes_before_type_cast.merge("updated_at" => shifted))
+          assert_equal [record.cache_key, record.cache_version], keys.for(record), "a Time raw at +02:00"
+          assert_equal "20260304050607125000", record.cache_version
         end
       end
     end

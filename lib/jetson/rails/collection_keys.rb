@@ -81,7 +81,7 @@ module Jetson
         key_text, versions = @prefix
         # the store's expanded_key and expanded_version of the item
         item_key, version = @records.for(item) || [@store.send(:expanded_key, item), item_version(item)]
-        ItemKey.new(item, "#{key_text}/#{item_key}", (version.nil? ? versions : versions + [version]).to_param)
+        ItemKey.new(item, "#{key_text}/#{item_key}", version_param(versions, version))
       end
 
       private
@@ -92,6 +92,19 @@ module Jetson
 
       def plain?(item)
         !(item.nil? || ::Array === item || ::Hash === item)
+      end
+
+      # (versions + [version]).compact.to_param, the store's expanded
+      # version of the whole key, without the Arrays where the prefix has
+      # no version (ActionView's never has) and the element's is a String.
+      def version_param(versions, version)
+        if version.nil?
+          versions.to_param
+        elsif versions.empty? && ::String === version
+          version
+        else
+          (versions + [version]).to_param
+        end
       end
 
       def item_version(item)

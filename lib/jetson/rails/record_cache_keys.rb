@@ -1,39 +1,82 @@
 # frozen_string_literal: true
 
 require "jetson/rails"
+require "jetson/rails/db_cast"
 
 module Jetson
   module Rails
     # ActiveRecord's cache_key and cache_version of the records of a cached
     # collection (CollectionKeys) or in a cache! key (FragmentCache), made
-    # the way ActiveRecord makes them from the raw updated_at
-    # (Integration#cache_version's fast path), with what that path asks of
-    # the class settled once per collection or render: cache_versioning,
-    # cache_timestamp_format :usec, and the connection's default timezone,
-    # which ActiveRecord reads by checking a connection out of the pool on
-    # every call (cache_key calls cache_version again, so twice a record).
-    # That was about 4.4 µs a record (100 fresh posts: 700 µs of keys above
-    # the load, 260 µs here): what kept bench/views.rb's warm cached request
-    # at its reads floor.
+    # from the raw updated_at the way ActiveRecord's Integration makes them,
+    # with what that asks of the class settled once per collection or
+    # render: cache_versioning, cache_timestamp_format, the connection's
+    # default timezone (which ActiveRecord reads by checking a connection out
+    # of the pool on every call; cache_key calls cache_version again, so
+    # twice a record), the updated_at type.
     #
-    # Taken only for classes whose methods on that path are ActiveRecord's
+    # Two raw forms, as the adapters hand updated_at over:
+    # - a String (sqlite3): ActiveRecord's fast path,
+    #   raw_timestamp_to_cache_version, under :usec and a UTC default
+    #   timezone. About 4.4 µs a record in ActiveRecord (100 fresh posts:
+    #   700 µs of keys above the load), 2.6 µs here.
+    # - a Time (pg, mysql2, trilogy decode it): ActiveRecord casts it
+    #   (updated_at, a TimeWithZone where time zone aware) and formats the
+    #   cast's UTC instant with to_fs(cache_timestamp_format). The stock
+    #   datetime types' cast of a Time keeps its instant, truncated to the
+    #   type's precision (apply_seconds_precision), so the version is the
+    #   raw's UTC instant under the same strftime format, taken only where
+    #   that truncation removes nothing. ActiveRecord spends 20 µs and more
+    #   a record there.
+    #
+    # Taken only for classes whose methods on these paths are ActiveRecord's
     # and ActiveModel's own (a model with its own cache_key, cache_version,
-    # updated_at_before_type_cast, id... goes to ActiveRecord), and per
-    # record only where ActiveRecord's fast path would be: persisted, with
-    # updated_at loaded, a String raw value not assigned in memory.
-    # Everything else is answered by ActiveRecord itself (nil here).
+    # updated_at, id... goes to ActiveRecord), and per record only where
+    # ActiveRecord would take the same path: persisted, updated_at loaded and
+    # not assigned in memory. Everything else is answered by ActiveRecord
+    # itself (nil here).
     #
     # @api private
     class RecordCacheKeys
       # What ActiveRecord's cache_key, cache_version and
-      # cache_key_with_version call on this path.
+      # cache_key_with_version call on these paths, and what stands behind a
+      # Time raw's version (updated_at.utc.to_fs).
       METHODS = %i[cache_key cache_version cache_key_with_version can_use_fast_cache_version?
                    raw_timestamp_to_cache_version new_record? has_attribute? id model_name
-                   updated_at_before_type_cast updated_at_came_from_user?].freeze
-      private_constant :METHODS
+                   updated_at_before_type_cast updated_at_came_from_user? _read_attribute].freeze
+      TIME_METHODS = %i[to_fs strftime utc? getutc].freeze
+      private_constant :METHODS, :TIME_METHODS
+
+      # What a class's records take: model_key, its model_name.cache_key;
+      # strings, whether String raws take ActiveRecord's fast path;
+      # time_format, the strftime format of a Time raw's version (nil: left
+      # to ActiveRecord); unit, the nanoseconds the type's precision keeps a
+      # multiple of; native, the same with the primary key and whether its
+      # type is an integer one, for the native reader
+      # (ext/jetson/record_cache_keys.c).
+      Plan = Struct.new(:model_key, :strings, :time_format, :unit, :native)
+      private_constant :Plan
+
+      class << self
+        # Jetson::Rails.memo_answer's for a class: [[whether METHODS are
+        # ActiveRecord's and ActiveModel's, whether updated_at is
+        # ActiveRecord's generated reader and Time's formatting stock], the
+        # methods that rests on]. The native memo keeps it until one of them
+        # is defined again (asked through stock_class).
+        def stock_answer(klass)
+          methods = METHODS.all? { |name| stock?(klass.instance_method(name)) }
+          time = ::Jetson::Rails.attribute_reader(klass, "updated_at") == :generated &&
+                 TIME_METHODS.all? { |name| stock?(::Time.instance_method(name)) }
+          deps = (METHODS + %i[updated_at]).map { [klass, _1] } + TIME_METHODS.map { [::Time, _1] }
+          [[methods, time].freeze, deps]
+        rescue ::NameError
+          [[false, false].freeze, []]
+        end
+
+        def stock?(method) = ::Jetson::Rails.stock_definition?(method)
+      end
 
       def initialize
-        @models = {}.compare_by_identity
+        @plans = {}.compare_by_identity
       end
 
       # [cache_key, cache_version] as ActiveRecord gives them, or nil when
@@ -42,31 +85,75 @@ module Jetson
         return nil unless defined?(::ActiveRecord::Base) && ::ActiveRecord::Base === record
 
         klass = record.class
-        model_key = @models.key?(klass) ? @models[klass] : (@models[klass] = model_key(klass))
-        return nil unless model_key
-        return nil if record.new_record? || !record.has_attribute?("updated_at")
+        plan = @plans.key?(klass) ? @plans[klass] : (@plans[klass] = plan(klass))
+        return nil unless plan
 
-        timestamp = record.updated_at_before_type_cast
-        return nil unless ::String === timestamp && !record.updated_at_came_from_user?
-
-        # Integration#raw_timestamp_to_cache_version
-        version = timestamp.delete("- :.")
-        version = version.ljust(20, "0") if version.length < 20
-        ["#{model_key}/#{record.id}", version]
+        (plan.native && native_key(record, plan.native)) || ruby_key(record, plan)
       end
 
       private
 
-      # The class's model_name.cache_key when its records can take this path,
-      # else false.
-      def model_key(klass)
-        return false unless METHODS.all? { |name| ::Jetson::Rails.stock_definition?(klass.instance_method(name)) }
-        return false unless klass.cache_versioning && klass.cache_timestamp_format == :usec &&
-                            klass.with_connection(&:default_timezone) == :utc
+      # What the native reader leaves: records whose attributes were built
+      # or assigned, ids that are not Integers, other raws.
+      def ruby_key(record, plan)
+        return nil if record.new_record? || !record.has_attribute?("updated_at")
 
-        klass.model_name.cache_key
+        version = version(plan, record.updated_at_before_type_cast)
+        return nil unless version && !record.updated_at_came_from_user?
+
+        ["#{plan.model_key}/#{record.id}", version]
+      end
+
+      def version(plan, timestamp)
+        if ::String === timestamp
+          return nil unless plan.strings
+
+          # Integration#raw_timestamp_to_cache_version
+          version = timestamp.delete("- :.")
+          version.length < 20 ? version.ljust(20, "0") : version
+        elsif plan.time_format && timestamp.instance_of?(::Time) && (timestamp.nsec % plan.unit).zero?
+          (timestamp.utc? ? timestamp : timestamp.getutc).strftime(plan.time_format)
+        end
+      end
+
+      # The class's Plan, or false when its records are ActiveRecord's to
+      # answer. What rests on methods comes from the native memo; the
+      # settings are read for every collection (or render).
+      def plan(klass)
+        methods, time = self.class.stock_class(klass)
+        return false unless methods && klass.cache_versioning
+
+        format = klass.cache_timestamp_format
+        strings = format == :usec && klass.with_connection(&:default_timezone) == :utc
+        time_format, unit = time_format(klass, format) if time
+        return false unless strings || time_format
+
+        model_key = klass.model_name.cache_key
+        Plan.new(model_key, strings, time_format, unit, native_plan(klass, model_key, strings, time_format, unit)).freeze
       rescue ::NameError
         false
+      end
+
+      # [strftime format, unit] of the cast ActiveRecord makes of a Time raw
+      # (updated_at.utc.to_fs(format)) where the type is a stock datetime one
+      # and the format a String in Time::DATE_FORMATS; else nil.
+      def time_format(klass, format)
+        kind, precision = DbCast.descriptor(klass.attribute_types["updated_at"])
+        return nil unless [DbCast::KIND_DATETIME, DbCast::KIND_TIMESTAMPTZ].include?(kind)
+
+        text = ::Time::DATE_FORMATS[format]
+        return nil unless ::String === text
+
+        [text.dup.freeze, precision.between?(0, 8) ? 10**(9 - precision) : 1]
+      end
+
+      def native_plan(klass, model_key, strings, time_format, unit)
+        # id (stock: METHODS) is PrimaryKey#id, _read_attribute(@primary_key)
+        key = klass.primary_key
+        return nil unless ::String === key && !klass.attribute_aliases.key?(key)
+
+        integer = DbCast.descriptor(klass.attribute_types[key]).first == DbCast::KIND_INTEGER
+        [model_key, strings, time_format, unit || 1, key, integer].freeze
       end
     end
   end
