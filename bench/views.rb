@@ -8,6 +8,7 @@
 #
 #   bundle exec ruby --yjit bench/views.rb [--quick] [--rounds=N] [--time=S] [FILTER ...]
 #   bundle exec ruby --yjit bench/views.rb --server [--quick] [FILTER ...]   (puma + wrk: bench/views/server.rb)
+#   ... --database=postgresql|mysql2|trilogy   (a local server instead of sqlite3 :memory:; bench/views/database.rb)
 #
 # Every view layer runs in a world process of its own (bench/views/world.rb:
 # the jbuilder gem and jetson/jbuilder both define ::Jbuilder; props_template
@@ -16,12 +17,14 @@
 
 require_relative "support/setup"
 require_relative "views/contenders"
+require_relative "views/database"
 
 $stdout.sync = true # progress lines, also when the output goes to a file
 
 CALLGRIND = ARGV.find { |a| a.start_with?("--callgrind=") }&.split("=", 2)&.last
 SERVER = ARGV.include?("--server")
 argv = ARGV.reject { |a| a.start_with?("--callgrind=") || a == "--server" }
+DATABASE, argv = BenchViews::Database.option(argv)
 # The house defaults (0.2 s + 0.4 s slices) are short for requests of tens of
 # milliseconds: 1 s slices here (0.3 s with --quick) unless --time= or
 # JETSON_BENCH_TIME says otherwise. --server: runs of ≈ 1.5 s (0.6 s) after 1 s
@@ -54,6 +57,9 @@ if options.help?
                      minus 0 requests: instructions per request
       FILTER         endpoint names (index, nested, cached) and/or substrings of contender labels;
                      the jbuilder gem and the floor always run
+      --database=NAME  postgresql, mysql2 or trilogy: the worlds' records in a server of their own (started
+                     here, on 127.0.0.1) instead of sqlite3 :memory:; results go to views-NAME.md
+                     (views-server-NAME.md with --server)
       --server       instead: every world under puma (1 and 2 threads) on 127.0.0.1, wrk as the load:
                      req/s, p50/p99 latency, beside the same servers' Rack-level req/s
                      (bench/results/views-server.md); with --server, --time=S is
@@ -88,6 +94,8 @@ end
 contenders = CONTENDERS.select { |c| chosen.include?(c) || chosen.any? { |x| x.check.is_a?(Array) && x.check.last == c.label } }
 yjit = JetsonBench::Environment.yjit?
 T0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+# Before any world starts: the worlds read the database's URL from ENV.
+DATABASE_INFO = BenchViews::Database.prepare(DATABASE)
 
 require_relative "views/callgrind" if CALLGRIND
 if CALLGRIND
@@ -121,7 +129,8 @@ puts "Jbuilder views through the Rails stack — #{options.describe}"
 facts = JetsonBench::Environment.facts(options).reject { |k, _| %w[oj benchmark-ips memory_profiler].include?(k) }
 gems = worlds["jbuilder"]&.info&.fetch(:gems) || {}
 facts.insert(4, ["Rails", "actionpack #{JetsonBench::Environment.gem_version('actionpack')}, activerecord " \
-                          "#{JetsonBench::Environment.gem_version('activerecord')}, sqlite3 #{gems['sqlite3']} (:memory:)"],
+                          "#{JetsonBench::Environment.gem_version('activerecord')}"],
+             ["Database", DATABASE == "sqlite3" ? "sqlite3 #{gems['sqlite3']} (:memory:)" : DATABASE_INFO],
              ["View layers", "jbuilder #{gems['jbuilder']}, props_template #{JetsonBench::Environment.gem_version('props_template')} " \
                              "(oj #{JetsonBench::Environment.gem_version('oj')}), jb #{JetsonBench::Environment.gem_version('jb')}"],
              ["Worlds", worlds.values.map { |w| "#{w.name} (pid #{w.info[:pid]}, YJIT #{w.info[:yjit] ? 'on' : 'off'})" }.join(", ")])
@@ -320,7 +329,7 @@ explain = [
   "(Jetson's must be byte-identical, else the run aborts; others compared after JSON.parse).",
   "Every world is a process of its own booted from bench/views/app.rb: one view layer each (jbuilder, jetson, props, " \
   "jb), the same configuration (production-like: eager_load, cache_classes, logger at :info, :memory_store, " \
-  "perform_caching) and the same 100 posts × (author, 10 comments with authors) in sqlite3 :memory:. Slices run " \
+  "perform_caching) and the same 100 posts × (author, 10 comments with authors) in #{DATABASE_INFO}. Slices run " \
   "one at a time (GC.start before each warmup and each timed slice); the order of worlds and contenders rotates " \
   "every round."
 ]
@@ -364,7 +373,7 @@ puts
 (explain + contender_notes + notes).each { |n| puts "- #{n}" }
 
 if options.write
-  path = File.expand_path("results/views.md", __dir__)
+  path = File.expand_path(DATABASE == "sqlite3" ? "results/views.md" : "results/views-#{DATABASE}.md", __dir__)
   command = "bundle exec ruby #{yjit ? '--yjit ' : ''}bench/views.rb #{ARGV.join(' ')}".strip
   md = +"# Jbuilder views through the Rails stack\n\nCommand: `#{command}`\n\n"
   facts.each { |k, v| md << "- **#{k}**: #{v}\n" }

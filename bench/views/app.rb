@@ -23,6 +23,7 @@ require "active_record/railtie"
 require "action_controller/railtie"
 require "action_view/railtie"
 require "logger"
+require_relative "database"
 
 module BenchViews
   ROOT = __dir__
@@ -83,7 +84,7 @@ module BenchViews
         %w[app app/models app/controllers app/helpers app/mailers app/channels lib vendor].each { |p| config.paths[p] = [] }
       end
       const_set(:Application, app)
-      ENV["DATABASE_URL"] = "sqlite3::memory:" # no config/database.yml
+      ENV["DATABASE_URL"] = Database.url(@world) # no config/database.yml; sqlite3 :memory: by default
     end
   end
 

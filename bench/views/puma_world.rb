@@ -23,6 +23,8 @@
 #
 # When stdin closes, puma stops and the process exits.
 #
+# (--database=postgresql etc.: every connection reaches the world's own
+# database on the server; nothing to copy.)
 # sqlite3 ":memory:" is a database per connection: the boot fills the
 # connection of the main thread, and a second puma thread checks out a
 # connection of its own. Every connection opened after the boot therefore
@@ -65,12 +67,7 @@ module BenchViews
     def start(world, encoder, threads)
       BenchViews.boot(world)
       World.encoder = encoder
-      source = ::SQLite3::Database.new(":memory:")
-      backup = ::SQLite3::Backup.new(source, "main", ActiveRecord::Base.lease_connection.raw_connection, "main")
-      backup.step(-1)
-      backup.finish
-      CopyMemoryDatabase.source = source
-      ActiveRecord::ConnectionAdapters::SQLite3Adapter.prepend(CopyMemoryDatabase)
+      copy_memory_database if ActiveRecord::Base.connection_db_config.adapter == "sqlite3"
       ActiveRecord::Base.connection_handler.clear_active_connections!(:all)
       @threads = threads
       @encoder = encoder
@@ -81,6 +78,15 @@ module BenchViews
       @server.add_tcp_listener("127.0.0.1", 0)
       @port = @server.connected_ports.first
       @server.run
+    end
+
+    def copy_memory_database
+      source = ::SQLite3::Database.new(":memory:")
+      backup = ::SQLite3::Backup.new(source, "main", ActiveRecord::Base.lease_connection.raw_connection, "main")
+      backup.step(-1)
+      backup.finish
+      CopyMemoryDatabase.source = source
+      ActiveRecord::ConnectionAdapters::SQLite3Adapter.prepend(CopyMemoryDatabase)
     end
 
     def info

@@ -104,7 +104,7 @@ module BenchViews
       one = @servers.values.first.info
       [["Date", Time.now.utc.iso8601], ["Command", @command], ["Ruby", RUBY_DESCRIPTION], ["YJIT", @yjit ? "on" : "off"],
        ["Jetson", env.jetson_description],
-       ["Gems", "puma #{one[:puma]}, actionpack #{env.gem_version('actionpack')}, sqlite3 #{one[:gems]['sqlite3']} (:memory:), " \
+       ["Gems", "puma #{one[:puma]}, actionpack #{env.gem_version('actionpack')}, #{::DATABASE == 'sqlite3' ? "sqlite3 #{one[:gems]['sqlite3']} (:memory:)" : ::DATABASE_INFO}, " \
                 "jbuilder #{@servers.values.find { |s| s.world == 'jbuilder' }&.info&.dig(:gems, 'jbuilder')}, " \
                 "props_template #{env.gem_version('props_template')} (oj #{env.gem_version('oj')}), jb #{env.gem_version('jb')}, " \
                 "json #{one[:gems]['json']}"],
@@ -365,7 +365,8 @@ module BenchViews
     end
 
     def write(tables, lines, notes)
-      path = File.expand_path("../results/views-server.md", __dir__)
+      name = ::DATABASE == "sqlite3" ? "views-server.md" : "views-server-#{::DATABASE}.md"
+      path = File.expand_path("../results/#{name}", __dir__)
       md = +"# Jbuilder views through puma and wrk\n\n"
       @facts.each { |k, v| md << "- **#{k}**: #{k == 'Command' ? "`#{v}`" : v}\n" }
       @endpoints.each do |e|
