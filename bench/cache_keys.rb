@@ -17,17 +17,13 @@
 # Results: bench/results/cache-keys.md.
 
 $stdout.sync = true
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
-$LOAD_PATH.unshift(File.expand_path("../lib", __dir__), File.expand_path("../test", __dir__))
+require_relative "support/setup"
+require_relative "support/report"
+$LOAD_PATH.unshift(File.expand_path("../test", __dir__))
 require "tmpdir"
 require "active_record"
 require "jetson/rails/record_cache_keys"
 require "support/database_servers"
-require_relative "support/report"
 
 module CacheKeysBench
   module_function

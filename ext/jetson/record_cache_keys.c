@@ -14,6 +14,9 @@
 #include "record_cache_keys.h"
 #include "attribute_set.h"
 #include "stock_memo.h"
+#include "times.h"
+#include <stdio.h>
+#include <string.h>
 #include <ruby/encoding.h>
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
@@ -58,15 +61,28 @@ static VALUE version_of_string(VALUE raw)
     return rb_enc_str_new(out, k, enc);
 }
 
+/* Time::DATE_FORMATS[:usec], ActiveRecord's default cache_timestamp_format. */
+static const char USEC_FORMAT[] = "%Y%m%d%H%M%S%6N";
+
 /* updated_at.utc.to_fs(format) of a stock datetime type's cast of a Time:
  * the same instant, truncated to the type's precision (where that would
- * drop nothing), under the format. */
+ * drop nothing), under the format; the :usec format written here for the
+ * years 1000-9999, anything else by Time#strftime. */
 static VALUE version_of_time(VALUE raw, VALUE plan)
 {
     VALUE format = RARRAY_AREF(plan, PLAN_TIME_FORMAT), unit = RARRAY_AREF(plan, PLAN_UNIT);
     if (!plain_string(format) || !FIXNUM_P(unit) || FIX2LONG(unit) < 1) return Qnil;
     struct timespec ts = rb_time_timespec(raw);
     if (ts.tv_nsec % FIX2LONG(unit) != 0) return Qnil;
+    jt_civil_time t;
+    if (RSTRING_LEN(format) == (long)sizeof(USEC_FORMAT) - 1 &&
+        memcmp(RSTRING_PTR(format), USEC_FORMAT, sizeof(USEC_FORMAT) - 1) == 0 &&
+        jt_civil_time_from_seconds((int64_t)ts.tv_sec, 0, true, &t) && t.year >= 1000 && t.year <= 9999) {
+        char out[32];
+        int n = snprintf(out, sizeof(out), "%04ld%02d%02d%02d%02d%02d%06ld", t.year, t.month, t.day, t.hour, t.minute,
+                         t.second, (long)ts.tv_nsec / 1000);
+        if (n == 20) return rb_enc_str_new(out, n, rb_enc_get(format));
+    }
     VALUE utc = RTEST(rb_funcall(raw, h.utc_p, 0)) ? raw : rb_funcall(raw, h.getutc, 0);
     return rb_funcall(utc, h.strftime, 1, format);
 }

@@ -82,7 +82,8 @@ class RecordsCacheKeysTest < Minitest::Test
 
     # A Time raw whose cast would drop digits (more than the type's
     # precision) or that is not UTC, as a query's rows could hand over:
-    # ActiveRecord answers the first; the second is the same instant.
+    # ActiveRecord answers the first; the second is the same instant. Years
+    # around the native formatter's range and a format other than :usec.
     define_method("test_#{adapter}_time_raws") do
       w = world(adapter)
       klass = w.model(:comment) # updated_at precision 3
@@ -100,6 +101,14 @@ class RecordsCacheKeysTest < Minitest::Test
           record = klass.instantiate(row.attributes_before_type_cast.merge("updated_at" => shifted))
           assert_equal [record.cache_key, record.cache_version], keys.for(record), "a Time raw at +02:00"
           assert_equal "20260304050607125000", record.cache_version
+          # Years at the edge of the native formatter's (1000-9999), another cache_timestamp_format.
+          [Time.utc(999, 1, 2, 3, 4, 5.5r), Time.utc(1000, 12, 31, 23, 59, 59)].each do |at|
+            old = klass.instantiate(row.attributes_before_type_cast.merge("updated_at" => at))
+            assert_equal [old.cache_key, old.cache_version], keys.for(old), at.inspect
+          end
+          with_setting(klass, :cache_timestamp_format, :number) do
+            assert_equal [row.cache_key, row.cache_version], Jetson::Rails::RecordCacheKeys.new.for(row), ":number"
+          end
         end
       end
     end
