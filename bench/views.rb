@@ -301,7 +301,8 @@ BARS = { "index" => [3.0, 4.0], "nested" => [4.5, 6.0], "cached" => [3.0, 4.0] }
 JETSON = "Jetson (jetson/jbuilder)"
 bars = JetsonBench::Table.new(["endpoint", "Jetson ÷ gem", "bar (moonshot)", "met", "Jetson ÷ Hashes via Jetson",
                                "Jetson ÷ reads floor", "Jetson ÷ post_url+associations floor",
-                               "post_url+associations floor ÷ gem", "reads floor ÷ gem"])
+                               "post_url+associations floor ÷ gem", "Jetson ÷ templates floor", "templates floor ÷ gem",
+                               "reads floor ÷ gem"])
 endpoints.each do |e|
   r = rounds[e]
   next unless r.key?(JETSON) && r.key?(GEM)
@@ -313,6 +314,7 @@ endpoints.each do |e|
   bars << [e, vs.call(GEM), format("%.1f× (%.0f×)", bar, moon), ratio >= moon ? "moonshot" : ratio >= bar ? "yes" : "no",
            vs.call("render json: Hashes, Jetson::RailsEncoder"), vs.call("floor: reads + constant String"),
            r.key?(URLS_FLOOR) ? vs.call(URLS_FLOOR) : "n/a", floor_vs_gem.call(URLS_FLOOR),
+           r.key?(TEMPLATES_FLOOR) ? vs.call(TEMPLATES_FLOOR) : "n/a", floor_vs_gem.call(TEMPLATES_FLOOR),
            floor_vs_gem.call("floor: reads + constant String")]
 end
 

@@ -35,6 +35,7 @@ module BenchViews
   HASHES_STOCK = "render json: Hashes, ActiveSupport encoder"
   FLOOR = "floor: constant String"
   URLS_FLOOR = "floor: post_url, associations + constant String"
+  TEMPLATES_FLOOR = "floor: the templates' Ruby, json building nothing + constant String"
 
   CONTENDERS = [
     Contender.new(label: GEM, world: "jbuilder", kind: :views, role: :reference, encoder: "stock", check: :reference,
@@ -74,6 +75,13 @@ module BenchViews
                         "nested call) and, for nested, the association readers that walk the tree (post.author, " \
                         "post.comments, comment.author): the part of the reads floor that a view layer reading " \
                         "attributes natively still runs in Ruby"),
+    Contender.new(label: TEMPLATES_FLOOR, world: "jbuilder", kind: :templates, role: :floor,
+                  encoder: "stock", check: [:bytes, GEM], skip: { "cached" => "a warm cached request runs no partial" },
+                  note: "the constant floor, plus the endpoint's view and every partial it renders run as their " \
+                        "compiled methods with their locals and a json whose every call does nothing but run the " \
+                        "partials (bench/views/app/controllers.rb, NullJson): the templates' own Ruby, which any " \
+                        "Jbuilder runs (their arguments and options, post_url, the association readers, " \
+                        "ActionView's compiled-method prologue), without building JSON"),
     Contender.new(label: "floor: constant String (jetson world)", world: "jetson", kind: :constant, role: :floor,
                   encoder: "stock", check: [:bytes, GEM],
                   note: "the floors again in the jetson world: they should match the jbuilder world's " \

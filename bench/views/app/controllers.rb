@@ -15,6 +15,8 @@
 #                           (attributes, post_url), render a constant String
 #   GET /urls.json, ...     floor: load the records, post_url for each post and
 #                           (nested) the association readers, render a constant String
+#   GET /templates.json, ... floor: load the records, run the view's templates with
+#                           a json that builds nothing, render a constant String
 
 module BenchViews
   # The records each endpoint loads (as the views' controller does).
@@ -190,6 +192,81 @@ class ReadsController < ActionController::Base
   end
 end
 
+module BenchViews
+  # The templates floor's runner: each template looked up once (with the
+  # locals its calls pass) and compiled as ActionView compiles it, then its
+  # compiled method called directly, as Template#render's _run ends up
+  # calling it.
+  class TemplateRunner
+    OPTIONS = { formats: [:json], handlers: [:jbuilder] }.freeze
+
+    def initialize(view)
+      @view = view
+      @buffer = ::ActionView::OutputBuffer.new
+      @templates = {}
+    end
+
+    def run(path, locals, partial: true)
+      template = (@templates[path] ||= compiled(path, locals.keys, partial))
+      @view.public_send(template, locals, @buffer)
+    end
+
+    private
+
+    def compiled(path, keys, partial)
+      template = @view.lookup_context.find_template(path, [], partial, keys, OPTIONS)
+      template.send(:compile!, @view)
+      template.method_name
+    end
+  end
+
+  # The `json` of the templates floor: every call does nothing, except a
+  # partial, which runs (each element of a collection, or the one object)
+  # with the locals a Jbuilder passes it (the object as `as:`, and json).
+  class NullJson < BasicObject
+    def initialize(runner)
+      @runner = runner
+    end
+
+    def extract!(*) = nil
+
+    def array!(collection, partial: nil, as: nil, **)
+      collection.each { |object| @runner.run(partial, { as => object, json: self }) } if partial
+      nil
+    end
+
+    def method_missing(_key, value = nil, *, partial: nil, as: nil, **)
+      return nil unless partial
+
+      if value.respond_to?(:to_ary)
+        value.each { |object| @runner.run(partial, { as => object, json: self }) }
+      else
+        @runner.run(partial, { as => value, json: self })
+      end
+      nil
+    end
+  end
+end
+
+# Floor: the constant floor plus the templates' own Ruby, which every
+# Jbuilder (the gem's, Jetson's) runs: the endpoint's .json.jbuilder view
+# and every partial it renders, their compiled methods called with their
+# locals and a `json` that builds nothing (BenchViews::NullJson), so the
+# templates' code runs as under a view layer (each line's arguments and
+# options, post_url, the association readers, ActionView's compiled-method
+# prologue and its @virtual_path String), while no JSON is built, no event
+# sent and each template is looked up once per request.
+class TemplatesController < ActionController::Base
+  %w[index nested].each do |endpoint|
+    define_method(endpoint) do
+      @posts = BenchViews::RELATIONS[endpoint].call
+      runner = BenchViews::TemplateRunner.new(view_context)
+      runner.run("posts/#{endpoint}", { json: BenchViews::NullJson.new(runner) }, partial: false)
+      render json: BenchViews::FLOOR_BODIES.fetch(endpoint)
+    end
+  end
+end
+
 BenchViews::Application.routes.draw do
   resources :posts, only: %i[index show] do
     collection do
@@ -197,7 +274,7 @@ BenchViews::Application.routes.draw do
       get :cached
     end
   end
-  %w[hashes constant reads urls].each do |name|
+  %w[hashes constant reads urls templates].each do |name|
     get "#{name}(.:format)" => "#{name}#index"
     get "#{name}/nested(.:format)" => "#{name}#nested"
     get "#{name}/cached(.:format)" => "#{name}#cached"
