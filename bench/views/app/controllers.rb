@@ -222,28 +222,44 @@ module BenchViews
 
   # The `json` of the templates floor: every call does nothing, except a
   # partial, which runs (each element of a collection, or the one object)
-  # with the locals a Jbuilder passes it (the object as `as:`, and json).
+  # with the locals a Jbuilder passes it (the object as `as:`, and json), in
+  # one locals Hash per partial set anew for each call, as Jetson's renderer
+  # does: what is left is the templates' own work.
   class NullJson < BasicObject
     def initialize(runner)
       @runner = runner
+      @locals = {}
     end
 
     def extract!(*) = nil
 
-    def array!(collection, partial: nil, as: nil, **)
-      collection.each { |object| @runner.run(partial, { as => object, json: self }) } if partial
+    def array!(collection, options = nil)
+      each_partial(collection, options[:partial], options[:as], true) if options
       nil
     end
 
-    def method_missing(_key, value = nil, *, partial: nil, as: nil, **)
-      return nil unless partial
-
-      if value.respond_to?(:to_ary)
-        value.each { |object| @runner.run(partial, { as => object, json: self }) }
-      else
-        @runner.run(partial, { as => value, json: self })
-      end
+    # json.key(value) and json.key(value, partial:, as:): the options arrive
+    # as the Hash the call site made.
+    def method_missing(_key, value = nil, options = nil)
+      each_partial(value, options[:partial], options[:as], value.respond_to?(:to_ary)) if options
       nil
+    end
+
+    private
+
+    def each_partial(value, partial, as, collection)
+      return unless partial
+
+      locals = (@locals[partial] ||= { as => nil, json: self })
+      if collection
+        value.each do |object|
+          locals[as] = object
+          @runner.run(partial, locals)
+        end
+      else
+        locals[as] = value
+        @runner.run(partial, locals)
+      end
     end
   end
 end
