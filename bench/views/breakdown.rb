@@ -117,6 +117,12 @@ module BenchViews
       { name: name, ms: ms, allocs: allocs, partials: count, samples: samples, leaves: leaves }
     end
 
+    # value per partial of the request, "n/a" for a request without
+    # partials (a warm cached collection renders none).
+    def per_partial(value, result, pattern)
+      result[:partials].positive? ? format(pattern, value / result[:partials]) : "n/a"
+    end
+
     def report(results, world, command)
       out = +JetsonBench::Report.head("Where a view request's time goes: the #{world} world", command)
       out << "- **Gems**: #{%w[actionview activerecord sqlite3].map { "#{_1} #{Gem.loaded_specs[_1]&.version}" }.join(', ')}\n\n"
@@ -128,7 +134,7 @@ module BenchViews
         r[:ms].each do |label, ms|
           objects = r[:allocs][label]
           above = objects - r[:allocs]["floor: constant String"]
-          out << format("| %s | %.2f | %.2f | %.0f | %.1f |\n", label, ms, ms - floor, objects, above / r[:partials])
+          out << format("| %s | %.2f | %.2f | %.0f | %s |\n", label, ms, ms - floor, objects, per_partial(above, r, "%.1f"))
         end
         total = r[:samples].values.sum.to_f
         out << "\nThe view's request by part (stackprof, wall clock, #{total.to_i} samples):\n\n"
@@ -137,7 +143,8 @@ module BenchViews
         r[:samples].sort_by { -_2 }.each do |part, n|
           ms = n / total * r[:ms]["view"]
           top = r[:leaves][part].sort_by { -_2 }.first(3).map { |leaf, k| "#{leaf.gsub('|', '\\|')} #{(k * 100 / n.to_f).round}%" }
-          out << format("| %s | %.1f%% | %.2f | %.2f | %s |\n", part, n * 100 / total, ms, ms * 1000 / r[:partials], top.join("; "))
+          out << format("| %s | %.1f%% | %.2f | %s | %s |\n", part, n * 100 / total, ms, per_partial(ms * 1000, r, "%.2f"),
+                        top.join("; "))
         end
         out << "\n"
       end
