@@ -131,15 +131,14 @@ module CacheKeysBench
       js = r[:times]["Jetson"]
       ratios = ar.zip(js).map { |a, j| a / j }.sort
       out << format("| %s | %s | %.2f | %.2f | %.2f× (%.2f–%.2f) | %.1f / %.1f |\n", r[:adapter], r[:raw],
-                    median(ar), median(js), median(ratios), ratios.first, ratios.last,
+                    JetsonBench::Stats.median(ar), JetsonBench::Stats.median(js), JetsonBench::Stats.median(ratios),
+                    ratios.first, ratios.last,
                     r[:allocs]["ActiveRecord"], r[:allocs]["Jetson"])
     end
     out << "\nEvery record's [cache_key, cache_version] from Jetson was checked equal to ActiveRecord's before timing " \
            "(e.g. #{results.first[:sample]}).\n"
     out
   end
-
-  def median(values) = values.sort[values.size / 2]
 end
 
 CacheKeysBench.run(ARGV) if $PROGRAM_NAME == __FILE__

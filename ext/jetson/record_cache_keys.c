@@ -9,7 +9,8 @@
  * class's part, 100 times in a cached collection of 100. Here the raw
  * updated_at and id are read where nothing has built or changed them; any
  * other record state is answered nil and the Ruby path (which asks
- * ActiveRecord what it cannot settle) runs instead. */
+ * ActiveRecord what it cannot settle) runs instead. The version rule
+ * (version_of) is the one both paths use. */
 
 #include "record_cache_keys.h"
 #include "attribute_set.h"
@@ -25,16 +26,26 @@ static struct {
     VALUE mRails, updated_at;
 } h;
 
-/* The class's part, made by RecordCacheKeys#plan (Plan#native). */
+/* The class's part: RecordCacheKeys::Plan, a Struct made by
+ * RecordCacheKeys#plan, its members in this order. */
 enum {
     PLAN_MODEL_KEY,   /* model_name.cache_key */
     PLAN_STRINGS,     /* String raws take ActiveRecord's fast path */
     PLAN_TIME_FORMAT, /* strftime format of a Time raw's version, or nil */
     PLAN_UNIT,        /* nanoseconds the updated_at type's precision keeps a multiple of */
-    PLAN_PRIMARY_KEY, /* the primary key's name */
+    PLAN_PRIMARY_KEY, /* the primary key's name, or nil: no native id */
     PLAN_INTEGER_ID,  /* its type is a stock integer one: an Integer raw is the id */
     PLAN_SIZE
 };
+
+#define PLAN(plan, member) RSTRUCT_GET((plan), (member))
+
+static void check_plan(VALUE plan)
+{
+    if (!RB_TYPE_P(plan, T_STRUCT) || RSTRUCT_LEN(plan) != PLAN_SIZE) {
+        rb_raise(rb_eArgError, "Jetson: malformed cache key plan");
+    }
+}
 
 JT_INLINE bool plain_string(VALUE str)
 {
@@ -70,7 +81,7 @@ static const char USEC_FORMAT[] = "%Y%m%d%H%M%S%6N";
  * years 1000-9999, anything else by Time#strftime. */
 static VALUE version_of_time(VALUE raw, VALUE plan)
 {
-    VALUE format = RARRAY_AREF(plan, PLAN_TIME_FORMAT), unit = RARRAY_AREF(plan, PLAN_UNIT);
+    VALUE format = PLAN(plan, PLAN_TIME_FORMAT), unit = PLAN(plan, PLAN_UNIT);
     if (!plain_string(format) || !FIXNUM_P(unit) || FIX2LONG(unit) < 1) return Qnil;
     struct timespec ts = rb_time_timespec(raw);
     if (ts.tv_nsec % FIX2LONG(unit) != 0) return Qnil;
@@ -87,13 +98,22 @@ static VALUE version_of_time(VALUE raw, VALUE plan)
     return rb_funcall(utc, h.strftime, 1, format);
 }
 
+/* The version ActiveRecord makes of raw, the updated_at it was handed, under
+ * the class's plan; nil when ActiveRecord has to be asked. */
+static VALUE version_of(VALUE raw, VALUE plan)
+{
+    if (plain_string(raw)) return RTEST(PLAN(plan, PLAN_STRINGS)) ? version_of_string(raw) : Qnil;
+    if (!RB_SPECIAL_CONST_P(raw) && rb_obj_class(raw) == rb_cTime && !NIL_P(PLAN(plan, PLAN_TIME_FORMAT))) {
+        return version_of_time(raw, plan);
+    }
+    return Qnil;
+}
+
 /* record.id where its reader would return it without running Ruby: the
  * primary key's value cast earlier, or an Integer raw of an integer type
  * (whose cast is itself). Qundef otherwise. */
-static VALUE id_of(jt_attribute_access *a, VALUE record, VALUE plan)
+static VALUE id_of(jt_attribute_access *a, VALUE record, VALUE key, VALUE plan)
 {
-    VALUE key = RARRAY_AREF(plan, PLAN_PRIMARY_KEY);
-    if (!plain_string(key)) return Qundef;
     /* PrimaryKey#id reads @primary_key, the class's key when the record was built. */
     VALUE own = rb_attr_get(record, h.ivar_primary_key);
     if (own != key && (!plain_string(own) || !jt_same_string(own, key))) return Qundef;
@@ -101,34 +121,27 @@ static VALUE id_of(jt_attribute_access *a, VALUE record, VALUE plan)
     VALUE raw = jt_attribute_raw(a, record, key, &casted);
     if (raw == Qundef) return Qundef;
     if (casted != Qundef) return RB_INTEGER_TYPE_P(casted) || plain_string(casted) ? casted : Qundef;
-    return RTEST(RARRAY_AREF(plan, PLAN_INTEGER_ID)) && RB_INTEGER_TYPE_P(raw) ? raw : Qundef;
+    return RTEST(PLAN(plan, PLAN_INTEGER_ID)) && RB_INTEGER_TYPE_P(raw) ? raw : Qundef;
 }
 
 /* RecordCacheKeys#native_key(record, plan): [cache_key, cache_version], or
  * nil when the Ruby path has to answer. */
 static VALUE native_key(VALUE self, VALUE record, VALUE plan)
 {
-    Check_Type(plan, T_ARRAY);
-    if (RARRAY_LEN(plan) != PLAN_SIZE) rb_raise(rb_eArgError, "Jetson: malformed cache key plan");
-    VALUE model_key = RARRAY_AREF(plan, PLAN_MODEL_KEY);
-    if (!plain_string(model_key) || RB_SPECIAL_CONST_P(record) || RB_BUILTIN_TYPE(record) != T_OBJECT) return Qnil;
+    check_plan(plan);
+    VALUE model_key = PLAN(plan, PLAN_MODEL_KEY), primary_key = PLAN(plan, PLAN_PRIMARY_KEY);
+    if (!plain_string(model_key) || !plain_string(primary_key)) return Qnil;
+    if (RB_SPECIAL_CONST_P(record) || RB_BUILTIN_TYPE(record) != T_OBJECT) return Qnil;
     if (RTEST(rb_attr_get(record, h.ivar_new_record))) return Qnil;
 
     jt_attribute_access a;
     jt_attribute_access_init(&a, h.mRails);
     VALUE casted;
     VALUE raw = jt_attribute_raw(&a, record, h.updated_at, &casted);
-    VALUE id = raw == Qundef ? Qundef : id_of(&a, record, plan);
+    VALUE id = raw == Qundef ? Qundef : id_of(&a, record, primary_key, plan);
     jt_attribute_access_finish(&a);
     if (id == Qundef) return Qnil;
-
-    VALUE version = Qnil;
-    if (plain_string(raw)) {
-        if (RTEST(RARRAY_AREF(plan, PLAN_STRINGS))) version = version_of_string(raw);
-    } else if (!RB_SPECIAL_CONST_P(raw) && rb_obj_class(raw) == rb_cTime &&
-               !NIL_P(RARRAY_AREF(plan, PLAN_TIME_FORMAT))) {
-        version = version_of_time(raw, plan);
-    }
+    VALUE version = version_of(raw, plan);
     if (NIL_P(version)) return Qnil;
 
     VALUE key = rb_str_dup(model_key);
@@ -141,6 +154,14 @@ static VALUE native_key(VALUE self, VALUE record, VALUE plan)
     rb_str_append(key, id);
     RB_GC_GUARD(raw);
     return rb_assoc_new(key, version);
+}
+
+/* RecordCacheKeys#native_version(raw, plan): the version of a raw updated_at
+ * the Ruby path read (version_of), nil when ActiveRecord has to be asked. */
+static VALUE native_version(VALUE self, VALUE raw, VALUE plan)
+{
+    check_plan(plan);
+    return version_of(raw, plan);
 }
 
 /* RecordCacheKeys.stock_class(klass): RecordCacheKeys.stock_answer's answer
@@ -163,5 +184,6 @@ void jt_init_record_cache_keys(void)
     rb_gc_register_mark_object(h.updated_at);
     VALUE c = rb_define_class_under(h.mRails, "RecordCacheKeys", rb_cObject);
     rb_define_private_method(c, "native_key", native_key, 2);
+    rb_define_private_method(c, "native_version", native_version, 2);
     rb_define_singleton_method(c, "stock_class", stock_class, 1);
 }

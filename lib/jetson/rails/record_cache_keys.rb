@@ -17,16 +17,18 @@ module Jetson
     # Two raw forms, as the adapters hand updated_at over:
     # - a String (sqlite3): ActiveRecord's fast path,
     #   raw_timestamp_to_cache_version, under :usec and a UTC default
-    #   timezone. About 4.4 µs a record in ActiveRecord (100 fresh posts:
-    #   700 µs of keys above the load), 2.6 µs here.
+    #   timezone.
     # - a Time (pg, mysql2, trilogy decode it): ActiveRecord casts it
     #   (updated_at, a TimeWithZone where time zone aware) and formats the
     #   cast's UTC instant with to_fs(cache_timestamp_format). The stock
     #   datetime types' cast of a Time keeps its instant, truncated to the
     #   type's precision (apply_seconds_precision), so the version is the
     #   raw's UTC instant under the same strftime format, taken only where
-    #   that truncation removes nothing. ActiveRecord spends 20 µs and more
-    #   a record there.
+    #   that truncation removes nothing.
+    # The raw values and the id are read natively where nothing has built
+    # or assigned them (ext/jetson/record_cache_keys.c, which also holds the
+    # version rule both paths use): about 6-7 µs a record in ActiveRecord,
+    # 0.9-1.4 µs here (bench/cache_keys.rb).
     #
     # Taken only for classes whose methods on these paths are ActiveRecord's
     # and ActiveModel's own (a model with its own cache_key, cache_version,
@@ -46,14 +48,15 @@ module Jetson
       TIME_METHODS = %i[to_fs strftime utc? getutc].freeze
       private_constant :METHODS, :TIME_METHODS
 
-      # What a class's records take: model_key, its model_name.cache_key;
+      # What a class's records take (ext/jetson/record_cache_keys.c reads
+      # its members in this order): model_key, its model_name.cache_key;
       # strings, whether String raws take ActiveRecord's fast path;
       # time_format, the strftime format of a Time raw's version (nil: left
       # to ActiveRecord); unit, the nanoseconds the type's precision keeps a
-      # multiple of; native, the same with the primary key and whether its
-      # type is an integer one, for the native reader
-      # (ext/jetson/record_cache_keys.c).
-      Plan = Struct.new(:model_key, :strings, :time_format, :unit, :native)
+      # multiple of; primary_key, its name where the native reader may read
+      # the id (else nil); integer_id, whether its type is a stock integer
+      # one (an Integer raw is then the id).
+      Plan = Struct.new(:model_key, :strings, :time_format, :unit, :primary_key, :integer_id)
       private_constant :Plan
 
       class << self
@@ -88,32 +91,22 @@ module Jetson
         plan = @plans.key?(klass) ? @plans[klass] : (@plans[klass] = plan(klass))
         return nil unless plan
 
-        (plan.native && native_key(record, plan.native)) || ruby_key(record, plan)
+        native_key(record, plan) || ruby_key(record, plan)
       end
 
       private
 
-      # What the native reader leaves: records whose attributes were built
-      # or assigned, ids that are not Integers, other raws.
+      # What the native reader leaves (records whose attributes were built
+      # or assigned, ids it does not read): the raw value and the id through
+      # ActiveRecord's readers, the version by the native rule
+      # (native_version).
       def ruby_key(record, plan)
         return nil if record.new_record? || !record.has_attribute?("updated_at")
 
-        version = version(plan, record.updated_at_before_type_cast)
+        version = native_version(record.updated_at_before_type_cast, plan)
         return nil unless version && !record.updated_at_came_from_user?
 
         ["#{plan.model_key}/#{record.id}", version]
-      end
-
-      def version(plan, timestamp)
-        if ::String === timestamp
-          return nil unless plan.strings
-
-          # Integration#raw_timestamp_to_cache_version
-          version = timestamp.delete("- :.")
-          version.length < 20 ? version.ljust(20, "0") : version
-        elsif plan.time_format && timestamp.instance_of?(::Time) && (timestamp.nsec % plan.unit).zero?
-          (timestamp.utc? ? timestamp : timestamp.getutc).strftime(plan.time_format)
-        end
       end
 
       # The class's Plan, or false when its records are ActiveRecord's to
@@ -128,8 +121,7 @@ module Jetson
         time_format, unit = time_format(klass, format) if time
         return false unless strings || time_format
 
-        model_key = klass.model_name.cache_key
-        Plan.new(model_key, strings, time_format, unit, native_plan(klass, model_key, strings, time_format, unit)).freeze
+        Plan.new(klass.model_name.cache_key, strings, time_format, unit || 1, *primary_key(klass)).freeze
       rescue ::NameError
         false
       end
@@ -147,13 +139,14 @@ module Jetson
         [text.dup.freeze, precision.between?(0, 8) ? 10**(9 - precision) : 1]
       end
 
-      def native_plan(klass, model_key, strings, time_format, unit)
-        # id (stock: METHODS) is PrimaryKey#id, _read_attribute(@primary_key)
+      # [the primary key, whether its type is an integer one] where the
+      # native reader may read the id: id (stock: METHODS) is PrimaryKey#id,
+      # _read_attribute(@primary_key), of a single, unaliased key.
+      def primary_key(klass)
         key = klass.primary_key
-        return nil unless ::String === key && !klass.attribute_aliases.key?(key)
+        return [nil, false] unless ::String === key && !klass.attribute_aliases.key?(key)
 
-        integer = DbCast.descriptor(klass.attribute_types[key]).first == DbCast::KIND_INTEGER
-        [model_key, strings, time_format, unit || 1, key, integer].freeze
+        [key, DbCast.descriptor(klass.attribute_types[key]).first == DbCast::KIND_INTEGER]
       end
     end
   end
