@@ -20,15 +20,6 @@
 #include "attribute_set.h"
 #include "stock_memo.h"
 
-#ifdef HAVE_RB_HASH_STLIKE_FOREACH
-/* See generator.c: rb_hash_foreach's walk without its guard, for walks
- * that run no Ruby code. */
-int rb_hash_stlike_foreach(VALUE hash, st_foreach_callback_func *func, st_data_t arg);
-#define WALK_HASH(hash, fn, arg) rb_hash_stlike_foreach((hash), (st_foreach_callback_func *)(fn), (st_data_t)(arg))
-#else
-#define WALK_HASH(hash, fn, arg) rb_hash_foreach((hash), (fn), (VALUE)(arg))
-#endif
-
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
@@ -319,7 +310,7 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     row->count = 0;
     row->casted = RHASH_SIZE(casted) ? casted : Qnil;
     struct row_fill fill = {.row = row, .hint = 0, .unreadable = false};
-    WALK_HASH(values, value_key_i, &fill);
+    rb_hash_foreach(values, value_key_i, (VALUE)&fill);
     if (fill.unreadable) return false;
     row->layout = row_layout(a, klass, plan, types, values, additional, set, row);
     if (!row->layout) return false;

@@ -16,18 +16,16 @@ static VALUE utf8_str_new(const char *ptr, size_t len)
  * streamed through a Writer stayed allocated long enough to grow the peak
  * RSS by 143 MB. IO#write copies what it is given (into its write buffer or
  * the kernel) and keeps no reference, so a File, socket or pipe whose write
- * is IO#write gets one String for every chunk. Any other io (a StringIO, a
- * Rack body, ActionController::Live's buffer, which queues the String it is
- * given) may keep the object, so it still gets a fresh String each time. */
-VALUE jt_reusable_chunk(VALUE io)
+ * is IO#write is lent the buffer's bytes themselves, in a frozen String that
+ * does not own them (see jt_buffer_flush). Any other io (a StringIO, a Rack
+ * body, ActionController::Live's buffer, which queues the String it is
+ * given) may keep the object, so it gets a fresh String each time. */
+bool jt_io_copies(VALUE io)
 {
-    if (!RB_TYPE_P(io, T_FILE) || !rb_method_basic_definition_p(CLASS_OF(io), jt.id_write)) return 0;
-    VALUE chunk = rb_str_buf_new(JT_IO_CHUNK_SIZE);
-    RB_ENCODING_SET_INLINED(chunk, jt.utf8_encindex);
-    return chunk;
+    return RB_TYPE_P(io, T_FILE) && rb_method_basic_definition_p(CLASS_OF(io), jt.id_write);
 }
 
-/* The fresh chunks (see jt_reusable_chunk) are garbage once the io is done
+/* The fresh chunks (see jt_io_copies) are garbage once the io is done
  * with them, but Ruby frees a dead String's memory only when it sweeps its
  * page, and it sweeps lazily, a few pages whenever it needs slots. A stream
  * allocates one object per chunk, so it needs few slots: 1.5 GB through a
@@ -56,25 +54,26 @@ static void sweep_fresh_chunks(void)
 void jt_buffer_flush(jt_buffer *b)
 {
     if (b->len == 0) return;
-    VALUE chunk = b->chunk;
-    if (chunk && !OBJ_FROZEN(chunk)) {
-        /* A chunk that held one large value gives its memory back. */
-        if (rb_str_capacity(chunk) > 4 * JT_IO_CHUNK_SIZE && b->len <= JT_IO_CHUNK_SIZE) rb_str_resize(chunk, 0);
-        rb_str_set_len(chunk, 0);
-        rb_str_modify_expand(chunk, (long)b->len);
-        memcpy(RSTRING_PTR(chunk), b->ptr, b->len);
-        rb_str_set_len(chunk, (long)b->len);
-    } else {
-        /* The io may keep the object it was given (see above). */
-        chunk = utf8_str_new(b->ptr, b->len);
-    }
-    const bool fresh = chunk != b->chunk;
+    VALUE chunk;
     const size_t len = b->len;
+    if (b->io_copies) {
+        /* The bytes stay in the buffer: a String that does not own them
+         * (freeing it leaves them alone), frozen because IO#write on Ruby
+         * 3.3+ otherwise moves a String's memory into a hidden frozen copy
+         * and leaves the String sharing it, where a reused String would then
+         * refuse a new length. The buffer is not written to again before
+         * io.write returns. One small object per chunk. */
+        chunk = rb_utf8_str_new_static(b->ptr, (long)len);
+        rb_str_freeze(chunk);
+    } else {
+        /* The io may keep the object it was given (see jt_io_copies). */
+        chunk = utf8_str_new(b->ptr, len);
+    }
     /* Counted as sent before the write, which may raise after taking it. */
     b->len = 0;
     rb_io_write(b->io, chunk);
     RB_GC_GUARD(chunk);
-    if (fresh && (b->unswept += len) >= JT_IO_SWEEP_BYTES) {
+    if (!b->io_copies && (b->unswept += len) >= JT_IO_SWEEP_BYTES) {
         b->unswept = 0;
         sweep_fresh_chunks();
     }

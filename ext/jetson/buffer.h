@@ -18,8 +18,8 @@ typedef struct jt_buffer {
     size_t capa;
     VALUE heap;          /* backing String once spilled, else 0 */
     VALUE io;            /* Qnil unless streaming */
-    VALUE chunk;         /* streaming into an IO whose write copies: the String
-                          * every chunk goes out in (see jt_buffer_flush); else 0 */
+    bool io_copies;      /* streaming into an IO whose write copies and keeps
+                          * nothing (see jt_buffer_flush) */
     size_t spill_capa;   /* first heap size (buffer_initial_length) */
     size_t flush_at;     /* with an io: the length that sends a chunk; else SIZE_MAX */
     size_t unswept;      /* bytes handed out in fresh chunks since the last sweep (see jt_buffer_flush) */
@@ -42,10 +42,9 @@ typedef struct jt_buffer {
 /* The largest first heap buffer_initial_length can ask for (see jt_buffer_grow). */
 #define JT_INITIAL_HEAP_MAX ((size_t)64 * 1024 * 1024)
 
-/* A String for all of a stream's chunks if `io` copies what it is given
- * (IO#write itself on a File, socket or pipe), else 0: a fresh String per
- * chunk. */
-VALUE jt_reusable_chunk(VALUE io);
+/* Whether `io` copies what it is given and keeps no reference (IO#write
+ * itself on a File, socket or pipe): its chunks can be lent from the buffer. */
+bool jt_io_copies(VALUE io);
 JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALUE io, long initial_length)
 {
     b->ptr = stack;
@@ -53,7 +52,7 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->capa = stack_capa;
     b->heap = 0;
     b->io = NIL_P(io) ? Qnil : io;
-    b->chunk = 0;
+    b->io_copies = false;
     b->spill_capa = initial_length > 0 ? (size_t)initial_length : 1024;
     b->flush_at = SIZE_MAX;
     b->unswept = 0;
@@ -63,7 +62,7 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     if (!NIL_P(io)) {
         b->spill_capa = JT_IO_CHUNK_SIZE;
         b->flush_at = JT_IO_FLUSH_AT;
-        b->chunk = jt_reusable_chunk(io);
+        b->io_copies = jt_io_copies(io);
     }
 }
 

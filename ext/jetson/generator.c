@@ -2,12 +2,6 @@
 #include "canonical.h"
 #include <math.h>
 
-#ifdef HAVE_RB_HASH_STLIKE_FOREACH
-/* Exported by libruby (2.7 and later) but declared only in its internal
- * headers: the table walk of rb_hash_foreach without its guard. */
-int rb_hash_stlike_foreach(VALUE hash, st_foreach_callback_func *func, st_data_t arg);
-#endif
-
 
 JT_INLINE struct jt_key_entry *key_cache_slot(jt_gen *g, VALUE key)
 {
@@ -625,69 +619,11 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
-/* rb_hash_foreach guards the Hash for as long as it iterates: Ruby code run
- * meanwhile (a to_json) cannot add a key and reallocate the table under it.
- * The guard costs a rb_ensure frame per Hash and a lookup of every key again
- * after its value is written, a fifth of the time of Hash-heavy documents.
- * While no Ruby code runs, nothing can change the Hash, so it is walked
- * without the guard; when Ruby code is about to run (jt_before_ruby), the
- * outermost Hash walked that way is written again from its start, guarded.
- * After a restart, every Hash is guarded for the rest of the call, except
- * after the restart for the once-per-call Symbol check: Hashes met after the
- * check is settled are walked unguarded again. So a call restarts at most
- * twice, not once per object that needs Ruby code (an Array of records with
- * a Time each). */
-#if JT_UNGUARDED_HASHES
-void jt_restart_guarded(jt_gen *g)
+/* rb_hash_foreach guards the Hash while it iterates, so that Ruby code run
+ * meanwhile (a to_json) cannot reallocate its table under the walk. Ruby's
+ * public API has no unguarded walk (json pays the same guard). */
+JT_INLINE void gen_pairs(VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct hash_iter *it)
 {
-    jt_jmp_buf *restart = g->unguarded_restart;
-    g->unguarded_restart = NULL;
-    g->unguarded_hashes = false;
-    JT_LONGJMP(*restart);
-}
-
-JT_NOINLINE static void gen_pairs_unguarded(jt_gen *g, VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE),
-                                            struct hash_iter *it)
-{
-    jt_jmp_buf restart;
-    /* Not changed after setjmp, so still valid after longjmp. */
-    const size_t len = g->buf->len;
-    const long depth = g->depth;
-    const struct hash_iter start = *it;
-
-    if (JT_SETJMP(restart) == 0) {
-        g->unguarded_restart = &restart;
-        rb_hash_stlike_foreach(hash, (st_foreach_callback_func *)pair_i, (st_data_t)it);
-        g->unguarded_restart = NULL;
-        return;
-    }
-    /* Nothing but bytes, the depth and this Hash's iteration state changed
-     * (no Ruby code ran); jt_before_ruby already dropped the key cache. */
-    g->buf->len = len;
-    g->depth = depth;
-    *it = start;
-    rb_hash_foreach(hash, pair_i, (VALUE)it);
-    RB_GC_GUARD(hash);
-}
-#else
-void jt_restart_guarded(jt_gen *g)
-{
-    rb_bug("jetson: unguarded Hash iteration without rb_hash_stlike_foreach");
-}
-#endif
-
-JT_INLINE void gen_pairs(jt_gen *g, VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct hash_iter *it)
-{
-#if JT_UNGUARDED_HASHES
-    if (g->unguarded_restart) {
-        rb_hash_stlike_foreach(hash, (st_foreach_callback_func *)pair_i, (st_data_t)it);
-        return;
-    }
-    if (g->unguarded_hashes) {
-        gen_pairs_unguarded(g, hash, pair_i, it);
-        return;
-    }
-#endif
     rb_hash_foreach(hash, pair_i, (VALUE)it);
 }
 
@@ -718,7 +654,7 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     } else {
         struct hash_iter it = { .g = g, .hash = hash, .first = true };
         bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
-        gen_pairs(g, hash, compact ? jt_hash_pair_compact_i : hash_pair_i, &it);
+        gen_pairs(hash, compact ? jt_hash_pair_compact_i : hash_pair_i, &it);
     }
     long depth = --g->depth;
     if (RB_UNLIKELY(cfg->object_nl)) {
@@ -761,7 +697,7 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
     /* The length is re-read after every element the loop leaves to
      * gen_element: a to_json may shrink or grow the Array. */
     while (i < RARRAY_LEN(ary)) {
-        const VALUE *elements = RARRAY_CONST_PTR_TRANSIENT(ary);
+        const VALUE *elements = JT_ARRAY_ELEMENTS(ary);
         const long n = RARRAY_LEN(ary);
         char *const start = b->ptr;
         size_t stop = b->capa >= room ? b->capa - room + 1 : 0;
@@ -987,18 +923,12 @@ static void gen_fallback(jt_gen *g, VALUE obj)
 static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
 {
     if (g->symbol_to_json == JT_SYMBOL_UNKNOWN) {
-        /* Settled once per call: unguarded walks may go on afterwards. */
-        if (g->unguarded_restart) g->unguarded_after_symbols = true;
         jt_before_ruby(g);
         /* Both the json gem's to_json ("#{self}") and the to_s fallback end
          * in Symbol#to_s, which is the name itself unless redefined. */
         bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
                        (!rb_respond_to(sym, jt.id_to_json) || to_json_is_generic(sym));
         g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
-        if (g->unguarded_after_symbols) {
-            g->unguarded_after_symbols = false;
-            g->unguarded_hashes = true;
-        }
     }
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
 }
@@ -1171,10 +1101,6 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;
-    /* Not when streaming: sending a chunk to the io is Ruby code. */
-    g.unguarded_hashes = JT_UNGUARDED_HASHES && !rails && io == Qnil;
-    g.unguarded_restart = NULL;
-    g.unguarded_after_symbols = false;
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */

@@ -7,7 +7,6 @@
 /* Ruby's headers first: its config sets the feature macros (struct
  * timespec, for db_cast.c) before any system header is read. */
 #include "generator.h"
-#include <setjmp.h>
 #include "buffer.h"
 #include "escape.h"
 #include "numbers.h"
@@ -21,24 +20,13 @@
 #define JT_PLAN_DECIDED 16
 #define JT_KEY_CACHE 64
 #define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
-#ifdef HAVE_RB_HASH_STLIKE_FOREACH
-#define JT_UNGUARDED_HASHES 1
+/* An Array's elements, read in place. Ruby 3.1's transient heap has a
+ * variant that leaves the Array where it is (RARRAY_CONST_PTR would move
+ * it out); Ruby 3.3 dropped the transient heap and the variant with it. */
+#ifdef RARRAY_CONST_PTR_TRANSIENT
+#define JT_ARRAY_ELEMENTS(ary) RARRAY_CONST_PTR_TRANSIENT(ary)
 #else
-#define JT_UNGUARDED_HASHES 0
-#endif
-
-/* Restart points of unguarded Hash walks (one per walk, so per small Hash
- * in an Array of them). GCC's and clang's builtins keep only the frame,
- * stack and resume addresses, against the whole register file and signal
- * mask state of setjmp; Ruby raises through the same builtins on x86-64. */
-#if defined(__GNUC__)
-typedef void *jt_jmp_buf[5];
-#define JT_SETJMP(env) __builtin_setjmp(env)
-#define JT_LONGJMP(env) __builtin_longjmp(env, 1)
-#else
-typedef jmp_buf jt_jmp_buf;
-#define JT_SETJMP(env) setjmp(env)
-#define JT_LONGJMP(env) longjmp(env, 1)
+#define JT_ARRAY_ELEMENTS(ary) RARRAY_CONST_PTR(ary)
 #endif
 
 /* What a serializable_hash options Hash asks for, worked out once per
@@ -113,12 +101,6 @@ typedef struct jt_gen {
         uint32_t epoch;
     } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
     uint32_t key_epoch;
-    /* Hashes iterated without rb_hash_foreach's guard against changes
-     * (see gen_pairs_unguarded): allowed in this call, and where to restart
-     * while such an iteration is under way. */
-    bool unguarded_hashes;
-    jt_jmp_buf *unguarded_restart;
-    bool unguarded_after_symbols; /* unguarded again once the Symbol check is settled */
     jt_symbol_names *symbol_names; /* this Ractor's, once a static Symbol is met */
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
@@ -138,19 +120,12 @@ typedef struct jt_gen {
  * another object. Written bytes never move relative to the start of the
  * output, except when streaming to an io, where the cache is off.
  *
- * The same holds for iterating a Hash without rb_hash_foreach's guard
- * (gen_pairs_unguarded): sound only while no Ruby code can run.
- *
  * So anything that may run Ruby code (to_json, as_json, to_s, respond_to?,
- * a warning, a constant lookup, a proc) calls jt_before_ruby first. It moves
- * the key cache on, and while an unguarded iteration is under way it does
- * not return: it restarts the outermost such Hash with rb_hash_foreach. */
-NORETURN(void jt_restart_guarded(jt_gen *g));
-
+ * a warning, a constant lookup, a proc) calls jt_before_ruby first: it moves
+ * the key cache on. */
 JT_INLINE void jt_before_ruby(jt_gen *g)
 {
     g->key_epoch++;
-    if (RB_UNLIKELY(g->unguarded_restart != NULL)) jt_restart_guarded(g);
 }
 
 struct hash_iter {

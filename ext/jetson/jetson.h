@@ -26,10 +26,14 @@
 #define JT_INLINE static inline __attribute__((always_inline))
 #define JT_NOINLINE __attribute__((noinline))
 #define JT_EXPORT __attribute__((visibility("default")))
+/* Formats go to rb_vsprintf, whose %-directives are printf's (and
+ * PRIsVALUE, which Ruby's headers spell so that printf checks accept it). */
+#define JT_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
 #else
 #define JT_INLINE static inline
 #define JT_NOINLINE
 #define JT_EXPORT
+#define JT_PRINTF(fmt, first)
 #endif
 
 /* Handles to classes, symbols and IDs. They are written once by Init_jetson and
@@ -83,7 +87,7 @@ JT_INLINE bool jt_same_string(VALUE a, VALUE b)
     return rb_str_equal(a, b) == Qtrue;
 }
 
-NORETURN(void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...));
+NORETURN(void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)) JT_PRINTF(2, 3);
 NORETURN(void jt_raise_generator_error_str(VALUE invalid_object, VALUE message));
 
 void jt_init_state(void);

@@ -49,7 +49,6 @@ static void writer_mark(void *ptr)
     rb_gc_mark(w->cfg.sort_keys);
     rb_gc_mark(w->buf.io);
     rb_gc_mark(w->buf.heap);
-    rb_gc_mark(w->buf.chunk);
 }
 
 static void writer_free(void *ptr)
@@ -83,7 +82,7 @@ static VALUE writer_alloc(VALUE klass)
     return TypedData_Make_Struct(klass, jt_writer, &writer_type, w);
 }
 
-NORETURN(static void writer_error(const char *fmt, ...));
+NORETURN(static void writer_error(const char *fmt, ...)) JT_PRINTF(1, 2);
 
 /* Looked up when raised: it is defined in Ruby, and a handle kept in a
  * static would be mutable global state. */
@@ -169,7 +168,7 @@ static VALUE writer_initialize(int argc, VALUE *argv, VALUE self)
     rb_str_set_len(heap, (long)capa);
     RB_OBJ_WRITE(self, &w->buf.heap, heap);
     RB_OBJ_WRITE(self, &w->buf.io, NIL_P(io) ? Qnil : io);
-    RB_OBJ_WRITE(self, &w->buf.chunk, NIL_P(io) ? 0 : jt_reusable_chunk(io));
+    w->buf.io_copies = !NIL_P(io) && jt_io_copies(io);
     w->buf.ptr = RSTRING_PTR(heap);
     w->buf.len = 0;
     w->buf.capa = capa;
@@ -219,9 +218,6 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
         .key_cache = NULL,
         .key_cache_storage = key_storage,
         .key_epoch = 1,
-        .unguarded_hashes = JT_UNGUARDED_HASHES && w->buf.io == Qnil,
-        .unguarded_restart = NULL,
-        .unguarded_after_symbols = false,
         .symbol_names = NULL,
         .symbol_to_json = JT_SYMBOL_UNKNOWN,
         .symbols_are_names = false,
