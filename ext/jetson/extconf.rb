@@ -8,6 +8,10 @@ $CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
 # interposed, so its calls go through the PLT and are never inlined.
 $CFLAGS << " -fvisibility=hidden"
 $CFLAGS << " -fno-omit-frame-pointer -g" if ENV["JETSON_DEBUG"]
+# CI compiles with warnings as errors on every Ruby of its matrix (.ci/run):
+# 0 warnings is the bar there; a user's newer compiler warning is not a
+# reason to fail their gem install.
+$CFLAGS << " -Werror" if ENV["JETSON_WERROR"]
 # `rake compile:asan`: AddressSanitizer and UndefinedBehaviorSanitizer, every
 # report fatal so that a test run cannot pass over one. -O1 keeps the stacks
 # readable (the later -O wins). Heap and global accesses are checked, stack
