@@ -212,9 +212,10 @@ class RecordsTimeStringsTest < Minitest::Test
          "Ruby's inconsistent Times: #{inconsistent.uniq.first(8).inspect}"
   end
 
-  # Ruby 3.2 to 3.4: Time.new("2021-02-29 00:00:00", in: "UTC") (and with
-  # "Z", or second 60) is a UTC Time whose instant is March 1st but whose
-  # fields, which Time#xmlschema prints, still say February 29th. The native
+  # Ruby 3.4 (not 3.3): Time.new("2021-02-29 00:00:00", in: "UTC") (and
+  # with "Z", or second 60) is a UTC Time whose instant is March 1st but
+  # whose fields (Time#day, and Time#xmlschema, in C since 3.4) still say
+  # February 29th. The native
   # cast refuses such a String (the day does not exist), the reader makes
   # that Time, and Jetson's writer of Time objects prints its instant: a
   # difference of the Time writer (ext/jetson/times.c), not of the casts,
