@@ -34,6 +34,12 @@ enum jt_cast_kind {
     JT_CAST_KINDS
 };
 
+/* How ActiveModel reads a time String on this Ruby (DbCast.time_string_rules
+ * answers by probing its casts): its ISO_DATETIME regex and new_time (Ruby
+ * before 3.2), or Time.new(string) (3.2 and later); db_cast_times.c has the
+ * rules of each. UNKNOWN: neither, so time Strings are left to the readers. */
+enum jt_time_strings { JT_TIME_STRINGS_UNKNOWN = 0, JT_TIME_STRINGS_REGEX = 1, JT_TIME_STRINGS_TIME_NEW = 2 };
+
 /* A descriptor, read from its Ruby form (DbCast.descriptor). labels: the
  * enum's Hash of database value => label, kept alive by the descriptor the
  * caller holds. */
@@ -63,6 +69,7 @@ typedef struct jt_db_context {
     VALUE relation_class;     /* ActiveRecord::Relation */
     VALUE proxy_class;        /* ActiveRecord::Associations::CollectionProxy */
     bool decimal_half_up;     /* BigDecimal.mode(BigDecimal::ROUND_MODE) rounds half up */
+    uint8_t time_strings;     /* enum jt_time_strings */
     /* Whether the values' classes still encode as ActiveSupport's (-1: not asked). */
     signed char time_stock, zone_time_stock, date_stock, decimal_stock;
     /* Offsets met in this call: [from, to) seconds since the epoch. Zone

@@ -75,6 +75,30 @@ module Jetson
       ZONE_TABLE_RANGE = (::Time.utc(1900).to_i..::Time.utc(2100).to_i).freeze
       @zone_tables = {}
 
+      Y2K = 946_684_800 # 2000-01-01 00:00:00 UTC
+      private_constant :Y2K
+
+      # [type, timezone, string, what the regex reading gives, what
+      # Time.new gives]; a result is [seconds, nanoseconds, utc?, offset],
+      # offset :local for a local Time (getlocal, Time.local). Each is a
+      # rule db_cast_times.c follows: digits past the sixth or the ninth,
+      # "Z" and "-00:00" when the timezone is local, the sign of "-00:30",
+      # a fixed offset kept or shown getutc/getlocal, "T", the time type's
+      # 2000-01-01.
+      TIME_STRING_PROBES = [
+        [:datetime, :utc, "2000-01-01 00:00:00.1234567891", [Y2K, 123_456_000, true, 0], [Y2K, 123_456_789, true, 0]],
+        [:datetime, :utc, "2000-01-01T00:00:00-00:30", [Y2K - 1800, 0, true, 0], [Y2K + 1800, 0, false, -1800]],
+        [:datetime, :utc, "2000-01-01 00:00:00.5-0130", [Y2K + 5400, 500_000_000, true, 0],
+         [Y2K + 5400, 500_000_000, false, -5400]],
+        [:datetime, :utc, "2000-01-01 00:00:00+0000", [Y2K, 0, true, 0], [Y2K, 0, false, 0]],
+        [:datetime, :local, "2000-01-01 00:00:00Z", [Y2K, 0, false, :local], [Y2K, 0, true, 0]],
+        [:datetime, :local, "2000-01-01 00:00:00-00:00", [Y2K, 0, false, :local], [Y2K, 0, true, 0]],
+        [:datetime, :local, "2000-01-01T00:00:00-00", [Y2K, 0, false, :local], [Y2K, 0, true, 0]],
+        [:datetime, :local, "2000-01-01 00:00:00+09", [Y2K - 32_400, 0, false, :local], [Y2K - 32_400, 0, false, 32_400]],
+        [:time, :utc, "12:00:00.1234567891", [Y2K + 43_200, 123_456_000, true, 0], [Y2K + 43_200, 123_456_789, true, 0]],
+        [:time, :local, "2024-05-06T12:00:00Z", [Y2K + 43_200, 0, false, :local], [Y2K + 43_200, 0, true, 0]]
+      ].freeze
+
       # Descriptors by type object. Types live as long as their model's
       # schema (or a connection's type map); a schema reload makes new ones,
       # so the cache is emptied when it grows past what a few reloads leave.
@@ -112,13 +136,23 @@ module Jetson
         # ActiveRecord, else [Time.zone, default timezone is UTC,
         # ActiveSupport.parse_json_times, ActiveRecord::Relation,
         # ActiveRecord::Associations::CollectionProxy, BigDecimal rounds half
-        # up].
+        # up, time_string_rules].
         def context
           return nil unless defined?(::ActiveRecord::Relation) && defined?(::ActiveRecord.default_timezone)
 
           [::Time.zone, ::ActiveRecord.default_timezone == :utc, ::ActiveSupport.parse_json_times,
            ::ActiveRecord::Relation, ::ActiveRecord::Associations::CollectionProxy,
-           ::BigDecimal.mode(::BigDecimal::ROUND_MODE) == ::BigDecimal::ROUND_HALF_UP]
+           ::BigDecimal.mode(::BigDecimal::ROUND_MODE) == ::BigDecimal::ROUND_HALF_UP, time_string_rules]
+        end
+
+        # How ActiveModel reads a time String on this Ruby, found once by
+        # casting the probes: TIME_STRINGS_REGEX (its ISO_DATETIME and
+        # new_time, Ruby < 3.2), TIME_STRINGS_TIME_NEW (Time.new(string),
+        # Ruby >= 3.2), or TIME_STRINGS_UNKNOWN when the casts give what
+        # neither would (a patched ActiveModel, a Ruby with other rules):
+        # the native side then leaves every time String to the readers.
+        def time_string_rules
+          @time_string_rules ||= probe_time_strings
         end
 
         # ActiveSupport::JSON.decode is ActiveSupport's, on the json gem's
@@ -196,6 +230,26 @@ module Jetson
         end
 
         private
+
+        def probe_time_strings
+          types = { datetime: ::ActiveRecord::Type::DateTime, time: ::ActiveRecord::Type::Time }
+          results = TIME_STRING_PROBES.map do |type, timezone, string, *|
+            time = types.fetch(type).new(timezone: timezone).cast(string)
+            return TIME_STRINGS_UNKNOWN unless time.instance_of?(::Time)
+
+            # A local Time has its zone's name; one at a fixed offset has none.
+            [time.to_i, time.nsec, time.utc?, !time.utc? && time.zone ? :local : time.utc_offset]
+          end
+          if results == TIME_STRING_PROBES.map { |probe| probe[3] }
+            TIME_STRINGS_REGEX
+          elsif results == TIME_STRING_PROBES.map { |probe| probe[4] }
+            TIME_STRINGS_TIME_NEW
+          else
+            TIME_STRINGS_UNKNOWN
+          end
+        rescue StandardError
+          TIME_STRINGS_UNKNOWN
+        end
 
         def describe(type)
           found = describe_cast(type)
