@@ -92,9 +92,9 @@ require_relative "jetson/json_rules"
 # child Ruby of the test run inherits it.
 if (extension = ENV["JETSON_EXTENSION"])
   require File.expand_path(extension)
-elsif File.exist?(build = File.expand_path("jetson/#{RUBY_VERSION}/jetson.#{RbConfig::CONFIG["DLEXT"]}", __dir__))
+elsif File.directory?(build = File.expand_path("jetson/#{RUBY_VERSION}", __dir__))
   # A checkout's build for this Ruby (`rake compile`; see the Rakefile).
-  require build
+  require File.join(build, "jetson")
 else
   require_relative "jetson/jetson"
 end
