@@ -27,7 +27,7 @@ class ViewsKnownDifferencesTest < Minitest::Test
     assert_equal "Jbuilder::MergeError", jetson[1][:cause]
     # The Hash as this Ruby inspects it (3.4: {"year" => 2024}), as Jbuilder's message has it.
     updates = { "year" => 2024 }.inspect
-    assert_equal "Can't merge #{updates} into \"2024-03-09T08:30:15.123Z\"", jetson[1][:error][1])
+    assert_equal "Can't merge #{updates} into \"2024-03-09T08:30:15.123Z\"", jetson[1][:error][1]
   end
 
   # attributes! after a hit: the gem's Ruby objects, Jetson's JSON values.
