@@ -127,6 +127,8 @@ module Jetson
           stock_source && owner.instance_method(name) == stock &&
             (!(klass <= owner) || klass.instance_method(name).owner.equal?(owner))
         end
+      rescue NameError
+        false # undefined (undef_method) below its owner: Ruby raises what it raises
       end
 
       # The native side's questions (ext/jetson/stock_memo.c), answered with
