@@ -109,7 +109,9 @@ module StockChecksBench
              when "asks" then cases.transform_values { asks_per_call(_1) }
              when "callgrind" then child_callgrind(cases, argv.shift) && {}
              end
-    puts "result: #{JSON.generate(result.merge('ruby' => RUBY_DESCRIPTION))}"
+    ext = $LOADED_FEATURES.find { _1.end_with?("/jetson.so") }
+    watch = defined?(Jetson::MethodWatch) ? "watch" : "no watch"
+    puts "result: #{JSON.generate(result.merge('ruby' => "#{RUBY_DESCRIPTION}; #{ext} (#{watch})"))}"
   end
 
   # --- the parent ---------------------------------------------------------
@@ -205,7 +207,7 @@ module StockChecksBench
     out << "- #{rounds} rounds, a child process per contender and round (order rotated), #{SLICES} slices of #{CALLS} " \
            "calls each after a warm-up, GC.start before each slice; µs per call: median of the rounds' medians " \
            "(min-max of the rounds); instructions: callgrind, #{CG_CALLS} warm calls, no JIT\n"
-    contenders.each { out << "- **#{_1.label}**: #{descriptions[_1.label]}; ext #{_1.ext || "#{_1.lib}/jetson/jetson.so"}\n" }
+    contenders.each { out << "- **#{_1.label}**: #{descriptions[_1.label]}\n" }
     out << "\n| contender | case | µs/call | Ruby asks/call | Ir/call | Ir/call in stock checks |\n"
     out << "| :--- | :--- | ---: | ---: | ---: | ---: |\n"
     contenders.each do |c|
