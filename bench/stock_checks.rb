@@ -166,9 +166,9 @@ module StockChecksBench
       prefix = ["valgrind", "--tool=callgrind", "--dump-before=rb_proc_times", "--callgrind-out-file=#{dir}/cg.out",
                 *(only ? ["--toggle-collect=#{only}"] : [])]
       run_child(contender, "callgrind", name, jit: false, prefix: prefix)
-      dumps = Dir["#{dir}/cg.out.*"].sort_by { _1[/\d+\z/].to_i }
-      # The dump before the second marker holds the timed calls.
-      text = File.read(dumps.fetch(-2))
+      # Dumped before each marker: part 1 is the boot and warm-up, part 2
+      # the timed calls (the rest is in the file without a part number).
+      text = File.read("#{dir}/cg.out.2")
       Integer(text[/^(?:summary|totals): (\d+)/, 1]).fdiv(CG_CALLS)
     end
   end
