@@ -23,6 +23,12 @@ module Jetson
     # @api private
     STOCK_SOURCES = %r{/(?:active_support|active_model|active_record)/|/time\.rb\z}
 
+    # Every module's and class's method hooks pass through Jetson::MethodWatch
+    # (ext/jetson/stock_memo.c), which tells the native memo that a kept
+    # answer may need checking (see memo_answer). Ruby calls these hooks
+    # only when methods are defined or modules included: nothing per call.
+    ::Module.prepend(MethodWatch) unless ::Module < MethodWatch
+
     # [owner, name, owner's method, whether it is defined where the stock one
     # lives], the last settled once here rather than on every check.
     # @api private
@@ -121,14 +127,85 @@ module Jetson
           stock_source && owner.instance_method(name) == stock &&
             (!(klass <= owner) || klass.instance_method(name).owner.equal?(owner))
         end
+      rescue NameError
+        false # undefined (undef_method) below its owner: Ruby raises what it raises
       end
 
       # The native side's questions (ext/jetson/stock_memo.c), answered with
       # the methods each answer rests on: [answer, [[klass, :method], ...]].
       # It keeps an answer until one of those methods resolves to another
-      # definition, so a class is asked about once, not on every call.
+      # definition, so a class is asked about once, not on every call. When
+      # it means to keep the answer (keeping), the methods are nil unless
+      # every change to them would reach MethodWatch (see watched?): an
+      # answer it would not hear about is asked for on every call.
       # @api private
-      def memo_answer(question, subject)
+      def memo_answer(question, subject, keeping = false)
+        answer, deps = fresh_answer(question, subject)
+        [answer, keeping && !watched?(deps) ? nil : deps]
+      end
+
+      # The hooks through which Ruby reports a method defined in, removed
+      # from or undefined in a module (for a singleton class, its object's
+      # singleton_ hooks).
+      # @api private
+      WATCHED_HOOKS = %i[method_added method_removed method_undefined].freeze
+      # @api private
+      WATCHED_SINGLETON_HOOKS = %i[singleton_method_added singleton_method_removed singleton_method_undefined].freeze
+      # Unbound, so that a class's own `method` or `instance_method` (a
+      # column, a DSL) is not what answers.
+      # @api private
+      HOOK_LOOKUPS = [::Kernel.instance_method(:method), ::Module.instance_method(:instance_method),
+                      ::Module.instance_method(:ancestors), ::Module.instance_method(:singleton_class?)].freeze
+
+      # Whether every module that decides what the classes in deps resolve
+      # their methods to (their ancestors) sends its method hooks through to
+      # Jetson::MethodWatch, which tells the native memo. A module with a hook
+      # of its own, even one that calls super, is not trusted: the answer is
+      # then not kept. Include, prepend and extend are seen whatever the
+      # modules define: a module whose append_features skips super is not
+      # included at all.
+      # @api private
+      def watched?(deps)
+        return false unless deps.is_a?(Array)
+
+        method, instance_method, ancestors, singleton = HOOK_LOOKUPS
+        seen, trees = watched_modules
+        classes = deps.map(&:first).uniq
+        classes.reject! { trees.key?(_1) } if trees
+        all = classes.flat_map { ancestors.bind_call(_1) }.uniq.all? do |mod|
+          next true if seen&.key?(mod)
+
+          watched = if singleton.bind_call(mod)
+                      # Its methods are its object's singleton methods, whose
+                      # hooks are looked up from the singleton class itself.
+                      WATCHED_SINGLETON_HOOKS.all? { instance_method.bind_call(mod, _1).owner.equal?(MethodWatch) }
+                    else
+                      WATCHED_HOOKS.all? { method.bind_call(mod, _1).owner.equal?(MethodWatch) }
+                    end
+          seen[mod] = true if watched && seen
+          watched
+        end
+        classes.each { trees[_1] = true } if all && trees
+        all
+      end
+
+      # The modules watched? found watched, and the classes all of whose
+      # ancestors are (a model's 70 ancestors cost 400 µs to check, 30 µs
+      # just to list), for as long as no hook can have changed and no
+      # ancestry either: MethodWatch's second count has not moved. The main
+      # Ractor's only (a module's instance variables).
+      # @api private
+      def watched_modules
+        return nil unless Ractor.current.equal?(Ractor.main)
+
+        hooks = MethodWatch.epoch[1]
+        unless @watched_modules&.first == hooks
+          @watched_modules = [hooks, {}.compare_by_identity, {}.compare_by_identity]
+        end
+        @watched_modules.drop(1)
+      end
+
+      private def fresh_answer(question, subject)
         case question
         when :plan then RecordPlan.answer(subject)
         when :collection_probe then RecordPlan.collection_probe(subject)
