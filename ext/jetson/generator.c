@@ -1,43 +1,11 @@
 #include "generator_internal.h"
 #include "canonical.h"
+#include "key_cache.h"
 #include <math.h>
 
 
-JT_INLINE struct jt_key_entry *key_cache_slot(jt_gen *g, VALUE key)
-{
-    uintptr_t h = (uintptr_t)key;
-    return &g->key_cache[((h >> 3) ^ (h >> 9)) & (JT_KEY_CACHE - 1)];
-}
-
-/* Writes the cached bytes for key and returns true, or returns false. */
-JT_INLINE bool key_cache_write(jt_gen *g, VALUE key)
-{
-    if (RB_UNLIKELY(!g->key_cache)) {
-        /* Small documents are over before a cache would pay for itself. */
-        if (!g->buf->heap || g->buf->io != Qnil) return false;
-        memset(g->key_cache_storage, 0, JT_KEY_CACHE * sizeof(*g->key_cache_storage));
-        g->key_cache = g->key_cache_storage;
-    }
-    struct jt_key_entry *e = key_cache_slot(g, key);
-    if (e->key != key || e->epoch != g->key_epoch) return false;
-    jt_buffer *b = g->buf;
-    jt_buffer_reserve(b, e->length);
-    memcpy(b->ptr + b->len, b->ptr + e->offset, e->length);
-    b->len += e->length;
-    return true;
-}
-
-JT_INLINE void key_cache_store(jt_gen *g, VALUE key, size_t start)
-{
-    if (!g->key_cache || g->buf->len > UINT32_MAX) return;
-    struct jt_key_entry *e = key_cache_slot(g, key);
-    e->key = key;
-    e->offset = (uint32_t)start;
-    e->length = (uint32_t)(g->buf->len - start);
-    e->epoch = g->key_epoch;
-}
-
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
+static int gen_element_value(jt_gen *g, VALUE obj);
 
 /* --- errors -------------------------------------------------------------- */
 
@@ -413,10 +381,10 @@ static VALUE string_subclass_key(VALUE key)
  * this call when there is one. */
 JT_NOINLINE static void gen_cached_key(jt_gen *g, VALUE key, VALUE key_str)
 {
-    if (key_cache_write(g, key)) return;
+    if (jt_long_key_write(g, key)) return;
     size_t start = g->buf->len;
     write_ready_string(g, key_str);
-    key_cache_store(g, key, start);
+    jt_long_key_store(g, key, start);
 }
 
 /* Every key that is not a plain, UTF-8 ready String or Symbol. */
@@ -567,39 +535,119 @@ JT_INLINE char *write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, b
     return NULL;
 }
 
-/* The commonest pair after the first: a short key that needs no escaping,
- * and often an Integer value. One reservation covers the separator, the
- * quoted key, the colon and the digits. Returns false, having written
- * nothing, for every other pair. */
-JT_INLINE bool gen_plain_pair(struct hash_iter *it, VALUE key, VALUE value)
+/* The key of a pair that is not a plain short name (see jt_hash_pair_compact_i). */
+JT_NOINLINE static void gen_key_slow(struct hash_iter *it, VALUE key)
+{
+    gen_key(it, key);
+}
+
+/* Writes a scalar that needs no call (an Integer, nil, true, false) at dst,
+ * which has room for the longest Integer; returns the end, or NULL for any
+ * other value. */
+JT_INLINE char *write_inline_scalar(char *dst, VALUE value)
+{
+    if (RB_FIXNUM_P(value)) return jt_write_long_at(dst, FIX2LONG(value));
+    if (value == Qnil) {
+        memcpy(dst, "null", 4);
+        return dst + 4;
+    }
+    if (value == Qtrue) {
+        memcpy(dst, "true", 4);
+        return dst + 4;
+    }
+    if (value == Qfalse) {
+        memcpy(dst, "false", 5);
+        return dst + 5;
+    }
+    return NULL;
+}
+
+void jt_short_keys_enable(jt_gen *g)
+{
+    if (g->buf->io != Qnil || g->rails) {
+        g->short_key_storage = NULL;
+        return;
+    }
+    memset(g->short_key_storage, 0, JT_SHORT_KEYS * sizeof(*g->short_key_storage));
+    g->short_keys = g->short_key_storage;
+}
+
+/* After `"key":` ends at dst (room made for the longest Integer): a scalar
+ * in place, or anything else through gen_element_value. */
+JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value)) {
+        char *end = write_inline_scalar(dst, value);
+        if (end) {
+            b->len = (size_t)(end - b->ptr);
+            return ST_CONTINUE;
+        }
+    }
+    b->len = (size_t)(dst - b->ptr);
+    return gen_element_value(g, value);
+}
+
+/* Without layout options, the loop body is only this. The commonest pair, a
+ * short key that needs no escaping, takes one reservation for the
+ * separator, the quoted key, the colon and a scalar (an Integer, nil, true,
+ * false) written in place; with `cached`, a key met before in the call is
+ * copied from the short-key cache (key_cache.h). Any other value is a tail
+ * call, so that the body stays small (a callback per pair: its frame is
+ * paid per pair). */
+JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, bool cached)
 {
     jt_gen *g = it->g;
     jt_buffer *b = g->buf;
     /* Between pairs no pointer into an object is held: a chunk may go out. */
     jt_buffer_safe_point(b);
+    bool separator = !it->first;
+    if (cached) {
+        const struct jt_short_key *e = jt_short_key_find(g, key);
+        if (e) {
+            if (RB_UNLIKELY(!separator)) {
+                it->first = false;
+                it->first_key_type = e->type;
+            }
+            if (RB_LIKELY(e->type == it->first_key_type)) {
+                /* The entry is on the C stack: growing cannot move it. */
+                jt_buffer_reserve(b, 1 + JT_SHORT_KEY_BYTES + JT_LONG_MAX_CHARS);
+                char *dst = b->ptr + b->len;
+                *dst = ',';
+                dst += separator;
+                memcpy(dst, e->bytes, JT_SHORT_KEY_BYTES);
+                return finish_pair(g, b, dst + e->length, value);
+            }
+        }
+    }
+    if (RB_UNLIKELY(!separator)) { /* sets the key type later keys are checked against */
+        it->first = false;
+        it->first_key_type = rb_type(key);
+    }
     VALUE name = plain_key_string(g, it, key);
-    if (!name) return false;
-    bool integer = RB_FIXNUM_P(value);
-    char *dst = write_plain_name(b, NULL, name, g->escape_mode, true, 1 + (integer ? JT_LONG_MAX_CHARS : 0));
-    if (!dst) return false;
-    *dst++ = ':';
-    if (integer) dst += jt_write_long(FIX2LONG(value), dst);
-    b->len = (size_t)(dst - b->ptr);
-    if (!integer) gen_element(g, value);
-    return true;
+    char *dst;
+    if (RB_LIKELY(name) &&
+        (dst = write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_LONG_MAX_CHARS)) != NULL) {
+        *dst++ = ':';
+        if (cached) {
+            const size_t length = (size_t)RSTRING_LEN(name) + 3;
+            if (length <= JT_SHORT_KEY_BYTES) jt_short_key_store(g, key, it->first_key_type, dst - length, length);
+        }
+        return finish_pair(g, b, dst, value);
+    }
+    if (separator) jt_buffer_push(b, ',');
+    gen_key_slow(it, key);
+    jt_buffer_push(b, ':');
+    return gen_element_value(g, value);
 }
 
-/* Without layout options, the loop body is only this. */
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
 {
-    struct hash_iter *it = (struct hash_iter *)data;
-    jt_gen *g = it->g;
-    if (RB_LIKELY(!it->first) && gen_plain_pair(it, key, value)) return ST_CONTINUE;
-    pair_separator(it, key);
-    gen_key(it, key);
-    jt_buffer_push(g->buf, ':');
-    gen_element(g, value);
-    return ST_CONTINUE;
+    return gen_compact_pair(key, value, (struct hash_iter *)data, false);
+}
+
+static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
+{
+    return gen_compact_pair(key, value, (struct hash_iter *)data, true);
 }
 
 static int hash_pair_i(VALUE key, VALUE value, VALUE data)
@@ -629,6 +677,19 @@ JT_INLINE void gen_pairs(VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct 
 
 void jt_gen_hash(jt_gen *g, VALUE hash)
 {
+    if (RB_LIKELY(g->plain_hashes)) {
+        /* An empty Hash walks no pair: "{}" all the same, without asking
+         * its size (a call). */
+        jt_enter_container(g);
+        jt_buffer_push(g->buf, '{');
+        struct hash_iter it = { .g = g, .hash = hash, .first = true };
+        if (RB_UNLIKELY(!g->short_keys) && g->buf->heap && g->short_key_storage) jt_short_keys_enable(g);
+        gen_pairs(hash, g->short_keys ? hash_pair_cached_i : jt_hash_pair_compact_i, &it);
+        --g->depth;
+        jt_buffer_push(g->buf, '}');
+        RB_GC_GUARD(hash);
+        return;
+    }
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
     if (RB_UNLIKELY(cfg->rfc8785)) { /* its key order wins over sort_keys, as in json 3.1 */
@@ -750,6 +811,14 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
 
 void jt_gen_array(jt_gen *g, VALUE ary)
 {
+    if (RB_LIKELY(g->plain_arrays)) {
+        jt_enter_container(g);
+        jt_buffer_push(g->buf, '[');
+        if (RARRAY_LEN(ary) != 0) gen_elements_compact(g, ary); /* else "[]" */
+        --g->depth;
+        jt_buffer_push(g->buf, ']');
+        return;
+    }
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &ary, JT_RAILS_ARRAY)) return;
     long depth = jt_enter_container(g);
@@ -798,6 +867,7 @@ static void gen_bignum(jt_gen *g, VALUE obj)
         jt_canonical_integer(g, obj);
         return;
     }
+    jt_before_ruby(g); /* it allocates: the GC may run (see key_cache.h) */
     VALUE digits = rb_big2str(obj, 10);
     jt_buffer_append_str(g->buf, digits);
     RB_GC_GUARD(digits);
@@ -1035,10 +1105,10 @@ JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
 }
 
 /* Container elements: the commonest scalars without the full dispatcher's
- * call overhead. */
-JT_INLINE void gen_element(jt_gen *g, VALUE obj)
+ * call overhead. Out of line, so that its callers stay small; returns
+ * ST_CONTINUE for the Hash walk's tail call. */
+static int gen_element_value(jt_gen *g, VALUE obj)
 {
-    jt_buffer_safe_point(g->buf);
     if (RB_SPECIAL_CONST_P(obj)) {
         if (RB_FIXNUM_P(obj)) {
             gen_fixnum(g, obj);
@@ -1049,7 +1119,7 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
         } else {
             jt_gen_value(g, obj);
         }
-        return;
+        return ST_CONTINUE;
     }
     VALUE klass = RBASIC_CLASS(obj);
     if (klass == rb_cString && RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
@@ -1063,6 +1133,13 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     } else {
         jt_gen_value(g, obj);
     }
+    return ST_CONTINUE;
+}
+
+JT_INLINE void gen_element(jt_gen *g, VALUE obj)
+{
+    jt_buffer_safe_point(g->buf);
+    gen_element_value(g, obj);
 }
 
 static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails,
@@ -1101,6 +1178,9 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;
+    struct jt_short_key short_key_storage[JT_SHORT_KEYS]; /* zeroed only if used */
+    g.short_keys = NULL;
+    g.short_key_storage = rails ? NULL : short_key_storage;
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */
@@ -1109,6 +1189,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.indent_len = 0;
     g.indents_depth = -1;
     if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
+    jt_gen_settle_paths(&g);
     if (write) {
         write(&g, obj);
     } else {

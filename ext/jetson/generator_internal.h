@@ -1,6 +1,8 @@
 #ifndef JETSON_GENERATOR_INTERNAL_H
 #define JETSON_GENERATOR_INTERNAL_H
 
+struct jt_short_key;
+
 /* What generator.c (the walk and json mode) and rails_walk.c (Rails mode)
  * share: the per-call context and the writers each calls in the other. */
 
@@ -101,9 +103,15 @@ typedef struct jt_gen {
         uint32_t epoch;
     } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
     uint32_t key_epoch;
+    /* Short keys' quoted forms (key_cache.h): NULL until set up; the
+     * storage is NULL where the cache never applies. */
+    struct jt_short_key *short_keys, *short_key_storage;
     jt_symbol_names *symbol_names; /* this Ractor's, once a static Symbol is met */
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
+    /* Hashes and Arrays written without layout, order or Rails mode's
+     * checks (see jt_gen_hash, jt_gen_array). */
+    bool plain_hashes, plain_arrays;
     /* Pretty output: the indent repeated indents_depth times, prebuilt so
      * that indenting a line is one copy (see write_indent). */
     const char *indents;
@@ -137,6 +145,17 @@ struct hash_iter {
     bool mixed_after_error; /* Rails mode: seen after a deferred error, where the json gem had stopped */
     bool rekey; /* Rails mode: a key that is neither a String nor a Symbol */
 };
+
+/* Which containers take the short paths of jt_gen_hash and jt_gen_array:
+ * json mode, no layout, no canonical order, no sort_keys. Called once cfg
+ * and rails are set. */
+JT_INLINE void jt_gen_settle_paths(jt_gen *g)
+{
+    const jt_config *cfg = g->cfg;
+    const bool plain = !g->rails && !cfg->rfc8785 && !cfg->indent;
+    g->plain_hashes = plain && !RTEST(cfg->sort_keys) && !cfg->object_nl && !cfg->space && !cfg->space_before;
+    g->plain_arrays = plain && !cfg->array_nl;
+}
 
 JT_INLINE bool jt_in_as_json_pass(const jt_gen *g)
 {
