@@ -572,8 +572,10 @@ void jt_short_keys_enable(jt_gen *g)
     g->short_keys = g->short_key_storage;
 }
 
-/* After `"key":` ends at dst (room made for the longest Integer): a scalar
- * in place, or anything else through gen_element_value. */
+/* After `"key":` ends at dst (room made for JT_SCALAR_MAX_CHARS): a scalar
+ * (Integer, flonum, nil, true, false) in place, or anything else through
+ * gen_element_value. */
+#define JT_SCALAR_MAX_CHARS (JT_DOUBLE_MAX_CHARS > JT_LONG_MAX_CHARS ? JT_DOUBLE_MAX_CHARS : JT_LONG_MAX_CHARS)
 JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 {
     if (RB_SPECIAL_CONST_P(value)) {
@@ -581,6 +583,13 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
         if (end) {
             b->len = (size_t)(end - b->ptr);
             return ST_CONTINUE;
+        }
+        if (RB_FLONUM_P(value) && !g->rails) { /* Rails mode: jt_rails_float */
+            const double d = RFLOAT_VALUE(value);
+            if (RB_LIKELY(isfinite(d))) {
+                b->len = (size_t)(dst + jt_write_double(d, dst) - b->ptr);
+                return ST_CONTINUE;
+            }
         }
     }
     b->len = (size_t)(dst - b->ptr);
@@ -610,7 +619,7 @@ JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, boo
             }
             if (RB_LIKELY(e->type == it->first_key_type)) {
                 /* The entry is on the C stack: growing cannot move it. */
-                jt_buffer_reserve(b, 1 + JT_SHORT_KEY_BYTES + JT_LONG_MAX_CHARS);
+                jt_buffer_reserve(b, 1 + JT_SHORT_KEY_BYTES + JT_SCALAR_MAX_CHARS);
                 char *dst = b->ptr + b->len;
                 *dst = ',';
                 dst += separator;
@@ -626,7 +635,7 @@ JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, boo
     VALUE name = plain_key_string(g, it, key);
     char *dst;
     if (RB_LIKELY(name) &&
-        (dst = write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_LONG_MAX_CHARS)) != NULL) {
+        (dst = write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_SCALAR_MAX_CHARS)) != NULL) {
         *dst++ = ':';
         if (cached) {
             const size_t length = (size_t)RSTRING_LEN(name) + 3;
@@ -749,10 +758,14 @@ JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
 static void gen_elements_compact(jt_gen *g, VALUE ary)
 {
     jt_buffer *b = g->buf;
-    /* ',' and the longest Integer; room: that, or ',' and a quoted 32-byte name */
+    /* ',' and the longest Integer; room: that, or ',' and a quoted 32-byte
+     * name, or ',' and the longest Float (JT_DOUBLE_MAX_CHARS) */
     const long integer_room = JT_LONG_MAX_CHARS + 1;
     const size_t room = integer_room > 35 ? (size_t)integer_room : 35;
     const int mode = g->escape_mode;
+    /* Flonums (most Floats) in place: json mode's Float#to_s digits;
+     * Rails mode has rules of its own (jt_rails_float). */
+    const bool floats = !g->rails;
     const size_t array_start = b->len;
     long i = 0;
     /* The length is re-read after every element the loop leaves to
@@ -783,6 +796,13 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
                     }
                     if (i + 1 < batch_end) break; /* not an Integer */
                 }
+                continue;
+            }
+            if (RB_FLONUM_P(obj) && floats) {
+                const double value = RFLOAT_VALUE(obj);
+                if (RB_UNLIKELY(!isfinite(value))) break; /* allow_nan, as_json, errors */
+                p += i > 0;
+                p += jt_write_double(value, p);
                 continue;
             }
             VALUE name = element_name(g, obj);
