@@ -185,6 +185,10 @@ JT_INLINE long jt_enter_container(jt_gen *g)
     return depth;
 }
 struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch);
+/* fallback.c: an object without a native encoding (json mode): its to_json, else "#{obj}" */
+void jt_gen_fallback(jt_gen *g, VALUE obj);
+/* Whether obj's to_json is the json gem's generic one (JSON::GeneratorMethods). */
+bool jt_to_json_is_generic(VALUE obj);
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data);
 VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key);
 void jt_write_string_bytes(jt_gen *g, VALUE str);
