@@ -185,6 +185,7 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
     }
     b->ptr = RSTRING_PTR(b->heap);
     b->capa = capa;
+    b->moves++;
 }
 
 /* The size of the first heap buffer: buffer_initial_length, a hint that

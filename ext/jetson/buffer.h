@@ -26,6 +26,9 @@ typedef struct jt_buffer {
     bool recycle;        /* a large heap may come from, and go back to, the Ractor's spare */
     bool spare;          /* heap is the Ractor's spare (see buffer.c) */
     bool sized;          /* heap was sized from the Ractor's last large document (see buffer.c) */
+    /* Times the buffer moved into a new or resized heap: each may have run
+     * the GC (see the generator's short-key cache). */
+    uint32_t moves;
 } jt_buffer;
 
 #define JT_STACK_BUFFER_SIZE 2048
@@ -59,6 +62,7 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->recycle = NIL_P(io);
     b->spare = false;
     b->sized = false;
+    b->moves = 0;
     if (!NIL_P(io)) {
         b->spill_capa = JT_IO_CHUNK_SIZE;
         b->flush_at = JT_IO_FLUSH_AT;

@@ -1,43 +1,11 @@
 #include "generator_internal.h"
 #include "canonical.h"
+#include "key_cache.h"
 #include <math.h>
 
 
-JT_INLINE struct jt_key_entry *key_cache_slot(jt_gen *g, VALUE key)
-{
-    uintptr_t h = (uintptr_t)key;
-    return &g->key_cache[((h >> 3) ^ (h >> 9)) & (JT_KEY_CACHE - 1)];
-}
-
-/* Writes the cached bytes for key and returns true, or returns false. */
-JT_INLINE bool key_cache_write(jt_gen *g, VALUE key)
-{
-    if (RB_UNLIKELY(!g->key_cache)) {
-        /* Small documents are over before a cache would pay for itself. */
-        if (!g->buf->heap || g->buf->io != Qnil) return false;
-        memset(g->key_cache_storage, 0, JT_KEY_CACHE * sizeof(*g->key_cache_storage));
-        g->key_cache = g->key_cache_storage;
-    }
-    struct jt_key_entry *e = key_cache_slot(g, key);
-    if (e->key != key || e->epoch != g->key_epoch) return false;
-    jt_buffer *b = g->buf;
-    jt_buffer_reserve(b, e->length);
-    memcpy(b->ptr + b->len, b->ptr + e->offset, e->length);
-    b->len += e->length;
-    return true;
-}
-
-JT_INLINE void key_cache_store(jt_gen *g, VALUE key, size_t start)
-{
-    if (!g->key_cache || g->buf->len > UINT32_MAX) return;
-    struct jt_key_entry *e = key_cache_slot(g, key);
-    e->key = key;
-    e->offset = (uint32_t)start;
-    e->length = (uint32_t)(g->buf->len - start);
-    e->epoch = g->key_epoch;
-}
-
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
+static int gen_element_value(jt_gen *g, VALUE obj);
 
 /* --- errors -------------------------------------------------------------- */
 
@@ -54,120 +22,6 @@ void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)
     VALUE message = rb_vsprintf(fmt, args);
     va_end(args);
     jt_raise_generator_error_str(invalid_object, message);
-}
-
-/* --- state handed to to_json ------------------------------------------------ */
-
-/* A to_json written for the json gem (`as_json.to_json(*args)`) only keeps our
- * options and depth if it is given a JSON::State, so that is what it gets
- * when the json gem is loaded. */
-static VALUE json_gem_state_class(void)
-{
-    VALUE klass = jt_json_gem_constant(jt.id_json_state_class);
-    return RB_TYPE_P(klass, T_CLASS) ? klass : Qnil;
-}
-
-static VALUE config_to_hash(const jt_config *cfg, long depth)
-{
-    VALUE h = rb_hash_new();
-    VALUE empty = rb_str_new_cstr("");
-    rb_hash_aset(h, jt.sym_indent, cfg->indent ? cfg->indent : empty);
-    rb_hash_aset(h, jt.sym_space, cfg->space ? cfg->space : empty);
-    rb_hash_aset(h, jt.sym_space_before, cfg->space_before ? cfg->space_before : empty);
-    rb_hash_aset(h, jt.sym_object_nl, cfg->object_nl ? cfg->object_nl : empty);
-    rb_hash_aset(h, jt.sym_array_nl, cfg->array_nl ? cfg->array_nl : empty);
-    rb_hash_aset(h, jt.sym_allow_nan, cfg->allow_nan ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_ascii_only, cfg->ascii_only ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_max_nesting, LONG2NUM(cfg->max_nesting));
-    rb_hash_aset(h, jt.sym_script_safe, cfg->script_safe ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_strict, cfg->strict ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_depth, LONG2NUM(depth));
-    rb_hash_aset(h, jt.sym_buffer_initial_length, LONG2NUM(cfg->buffer_initial_length));
-    rb_hash_aset(h, jt.sym_as_json, cfg->as_json);
-    rb_hash_aset(h, jt.sym_sort_keys, cfg->sort_keys);
-    if (cfg->on_duplicate_key != JT_DUP_WARN) {
-        rb_hash_aset(h, jt.sym_allow_duplicate_key, cfg->on_duplicate_key == JT_DUP_IGNORE ? Qtrue : Qfalse);
-    }
-    if (jt.json3 || cfg->rfc8785) rb_hash_aset(h, jt.sym_rfc8785, cfg->rfc8785 ? Qtrue : Qfalse);
-    return h;
-}
-
-static VALUE call_to_json(jt_gen *g, VALUE obj)
-{
-    jt_before_ruby(g);
-    if (!RTEST(g->vstate)) {
-        VALUE json_state = json_gem_state_class();
-        if (NIL_P(json_state)) {
-            g->vstate = jt_state_new_from_config(g->cfg, g->depth);
-        } else {
-            VALUE opts = config_to_hash(g->cfg, g->depth);
-            g->vstate = rb_class_new_instance(1, &opts, json_state);
-        }
-    }
-    if (jt_is_state(g->vstate)) {
-        jt_state_config(g->vstate)->depth = g->depth;
-    } else {
-        rb_funcall(g->vstate, jt.id_depth_set, 1, LONG2NUM(g->depth));
-    }
-    return rb_funcall(obj, jt.id_to_json, 1, g->vstate);
-}
-
-/* The json gem defines one to_json for every object (JSON::GeneratorMethods):
- * it generates nil, booleans, numbers, Arrays and Hashes (subclasses too) as
- * themselves and everything else as the String "#{self}", with the State it
- * is given. When that is the method an object would run, Jetson produces the
- * same bytes natively instead of a round trip through Ruby and a second
- * generator. */
-static bool to_json_is_generic(VALUE obj)
-{
-    VALUE generic_module = jt_json_gem_constant(jt.id_generator_methods);
-    if (!RB_TYPE_P(generic_module, T_MODULE)) return false;
-    VALUE method = rb_funcall(obj, jt.id_method, 1, ID2SYM(jt.id_to_json));
-    return rb_funcall(method, jt.id_owner, 0) == generic_module;
-}
-
-/* Looking up respond_to?, to_json's owner and to_s costs more than writing
- * most values, and the answers depend on the class alone, so they are
- * settled once per class per call. A to_json or to_s that defines methods
- * half-way through a call is not seen until the next call. */
-struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
-{
-    VALUE klass = CLASS_OF(obj);
-    for (int i = 0; i < g->profile_count; i++) {
-        if (g->profiles[i].klass == klass) return &g->profiles[i];
-    }
-    struct jt_class_profile *p = g->profile_count < JT_PROFILE_CACHE ? &g->profiles[g->profile_count++] : scratch;
-    p->klass = klass;
-    p->json_known = false;
-    p->rails_known = false;
-    return p;
-}
-
-static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
-{
-    struct jt_class_profile *p = jt_profile_of(g, obj, scratch);
-    if (!p->json_known) {
-        VALUE klass = p->klass;
-        p->respond_to_is_stock = rb_method_basic_definition_p(klass, jt.id_respond_to) &&
-                                 rb_method_basic_definition_p(klass, jt.id_respond_to_missing);
-        p->responds_to_json = p->respond_to_is_stock && rb_respond_to(obj, jt.id_to_json);
-        p->generic_to_json = -1;
-        p->stock_time = jt_time_class_is_stock(klass);
-        p->json_known = true;
-    }
-    return p;
-}
-
-
-static bool profile_responds_to_json(const struct jt_class_profile *p, VALUE obj)
-{
-    return p->respond_to_is_stock ? p->responds_to_json : rb_respond_to(obj, jt.id_to_json);
-}
-
-static bool profile_generic_to_json(struct jt_class_profile *p, VALUE obj)
-{
-    if (p->generic_to_json < 0) p->generic_to_json = to_json_is_generic(obj);
-    return p->generic_to_json;
 }
 
 static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
@@ -413,10 +267,10 @@ static VALUE string_subclass_key(VALUE key)
  * this call when there is one. */
 JT_NOINLINE static void gen_cached_key(jt_gen *g, VALUE key, VALUE key_str)
 {
-    if (key_cache_write(g, key)) return;
+    if (jt_long_key_write(g, key)) return;
     size_t start = g->buf->len;
     write_ready_string(g, key_str);
-    key_cache_store(g, key, start);
+    jt_long_key_store(g, key, start);
 }
 
 /* Every key that is not a plain, UTF-8 ready String or Symbol. */
@@ -567,39 +421,128 @@ JT_INLINE char *write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, b
     return NULL;
 }
 
-/* The commonest pair after the first: a short key that needs no escaping,
- * and often an Integer value. One reservation covers the separator, the
- * quoted key, the colon and the digits. Returns false, having written
- * nothing, for every other pair. */
-JT_INLINE bool gen_plain_pair(struct hash_iter *it, VALUE key, VALUE value)
+/* The key of a pair that is not a plain short name (see jt_hash_pair_compact_i). */
+JT_NOINLINE static void gen_key_slow(struct hash_iter *it, VALUE key)
+{
+    gen_key(it, key);
+}
+
+/* Writes a scalar that needs no call (an Integer, nil, true, false) at dst,
+ * which has room for the longest Integer; returns the end, or NULL for any
+ * other value. */
+JT_INLINE char *write_inline_scalar(char *dst, VALUE value)
+{
+    if (RB_FIXNUM_P(value)) return jt_write_long_at(dst, FIX2LONG(value));
+    if (value == Qnil) {
+        memcpy(dst, "null", 4);
+        return dst + 4;
+    }
+    if (value == Qtrue) {
+        memcpy(dst, "true", 4);
+        return dst + 4;
+    }
+    if (value == Qfalse) {
+        memcpy(dst, "false", 5);
+        return dst + 5;
+    }
+    return NULL;
+}
+
+void jt_short_keys_enable(jt_gen *g)
+{
+    if (g->buf->io != Qnil || g->rails) {
+        g->short_key_storage = NULL;
+        return;
+    }
+    memset(g->short_key_storage, 0, JT_SHORT_KEYS * sizeof(*g->short_key_storage));
+    g->short_keys = g->short_key_storage;
+}
+
+/* After `"key":` ends at dst (room made for JT_SCALAR_MAX_CHARS): a scalar
+ * (Integer, flonum, nil, true, false) in place, or anything else through
+ * gen_element_value. */
+#define JT_SCALAR_MAX_CHARS (JT_DOUBLE_MAX_CHARS > JT_LONG_MAX_CHARS ? JT_DOUBLE_MAX_CHARS : JT_LONG_MAX_CHARS)
+JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value)) {
+        char *end = write_inline_scalar(dst, value);
+        if (end) {
+            b->len = (size_t)(end - b->ptr);
+            return ST_CONTINUE;
+        }
+        if (RB_FLONUM_P(value) && !g->rails) { /* Rails mode: jt_rails_float */
+            const double d = RFLOAT_VALUE(value);
+            if (RB_LIKELY(isfinite(d))) {
+                b->len = (size_t)(dst + jt_write_double(d, dst) - b->ptr);
+                return ST_CONTINUE;
+            }
+        }
+    }
+    b->len = (size_t)(dst - b->ptr);
+    return gen_element_value(g, value);
+}
+
+/* Without layout options, the loop body is only this. The commonest pair, a
+ * short key that needs no escaping, takes one reservation for the
+ * separator, the quoted key, the colon and a scalar (an Integer, nil, true,
+ * false) written in place; with `cached`, a key met before in the call is
+ * copied from the short-key cache (key_cache.h). Any other value is a tail
+ * call, so that the body stays small (a callback per pair: its frame is
+ * paid per pair). */
+JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, bool cached)
 {
     jt_gen *g = it->g;
     jt_buffer *b = g->buf;
     /* Between pairs no pointer into an object is held: a chunk may go out. */
     jt_buffer_safe_point(b);
+    bool separator = !it->first;
+    if (cached) {
+        const struct jt_short_key *e = jt_short_key_find(g, key);
+        if (e) {
+            if (RB_UNLIKELY(!separator)) {
+                it->first = false;
+                it->first_key_type = e->type;
+            }
+            if (RB_LIKELY(e->type == it->first_key_type)) {
+                /* The entry is on the C stack: growing cannot move it. */
+                jt_buffer_reserve(b, 1 + JT_SHORT_KEY_BYTES + JT_SCALAR_MAX_CHARS);
+                char *dst = b->ptr + b->len;
+                *dst = ',';
+                dst += separator;
+                memcpy(dst, e->bytes, JT_SHORT_KEY_BYTES);
+                return finish_pair(g, b, dst + e->length, value);
+            }
+        }
+    }
+    if (RB_UNLIKELY(!separator)) { /* sets the key type later keys are checked against */
+        it->first = false;
+        it->first_key_type = rb_type(key);
+    }
     VALUE name = plain_key_string(g, it, key);
-    if (!name) return false;
-    bool integer = RB_FIXNUM_P(value);
-    char *dst = write_plain_name(b, NULL, name, g->escape_mode, true, 1 + (integer ? JT_LONG_MAX_CHARS : 0));
-    if (!dst) return false;
-    *dst++ = ':';
-    if (integer) dst += jt_write_long(FIX2LONG(value), dst);
-    b->len = (size_t)(dst - b->ptr);
-    if (!integer) gen_element(g, value);
-    return true;
+    char *dst;
+    if (RB_LIKELY(name) &&
+        (dst = write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_SCALAR_MAX_CHARS)) != NULL) {
+        *dst++ = ':';
+        if (cached) {
+            const size_t length = (size_t)RSTRING_LEN(name) + 3;
+            if (length <= JT_SHORT_KEY_BYTES) jt_short_key_store(g, key, it->first_key_type, dst - length, length);
+        }
+        return finish_pair(g, b, dst, value);
+    }
+    if (separator) jt_buffer_push(b, ',');
+    gen_key_slow(it, key);
+    jt_buffer_push(b, ':');
+    return gen_element_value(g, value);
 }
 
-/* Without layout options, the loop body is only this. */
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
 {
-    struct hash_iter *it = (struct hash_iter *)data;
-    jt_gen *g = it->g;
-    if (RB_LIKELY(!it->first) && gen_plain_pair(it, key, value)) return ST_CONTINUE;
-    pair_separator(it, key);
-    gen_key(it, key);
-    jt_buffer_push(g->buf, ':');
-    gen_element(g, value);
-    return ST_CONTINUE;
+    return gen_compact_pair(key, value, (struct hash_iter *)data, false);
+}
+
+static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
+{
+    return gen_compact_pair(key, value, (struct hash_iter *)data, true);
 }
 
 static int hash_pair_i(VALUE key, VALUE value, VALUE data)
@@ -629,6 +572,19 @@ JT_INLINE void gen_pairs(VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct 
 
 void jt_gen_hash(jt_gen *g, VALUE hash)
 {
+    if (RB_LIKELY(g->plain_hashes)) {
+        /* An empty Hash walks no pair: "{}" all the same, without asking
+         * its size (a call). */
+        jt_enter_container(g);
+        jt_buffer_push(g->buf, '{');
+        struct hash_iter it = { .g = g, .hash = hash, .first = true };
+        if (RB_UNLIKELY(!g->short_keys) && g->buf->heap && g->short_key_storage) jt_short_keys_enable(g);
+        gen_pairs(hash, g->short_keys ? hash_pair_cached_i : jt_hash_pair_compact_i, &it);
+        --g->depth;
+        jt_buffer_push(g->buf, '}');
+        RB_GC_GUARD(hash);
+        return;
+    }
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
     if (RB_UNLIKELY(cfg->rfc8785)) { /* its key order wins over sort_keys, as in json 3.1 */
@@ -688,10 +644,14 @@ JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
 static void gen_elements_compact(jt_gen *g, VALUE ary)
 {
     jt_buffer *b = g->buf;
-    /* ',' and the longest Integer; room: that, or ',' and a quoted 32-byte name */
+    /* ',' and the longest Integer; room: that, or ',' and a quoted 32-byte
+     * name, or ',' and the longest Float (JT_DOUBLE_MAX_CHARS) */
     const long integer_room = JT_LONG_MAX_CHARS + 1;
     const size_t room = integer_room > 35 ? (size_t)integer_room : 35;
     const int mode = g->escape_mode;
+    /* Flonums (most Floats) in place: json mode's Float#to_s digits;
+     * Rails mode has rules of its own (jt_rails_float). */
+    const bool floats = !g->rails;
     const size_t array_start = b->len;
     long i = 0;
     /* The length is re-read after every element the loop leaves to
@@ -724,6 +684,13 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
                 }
                 continue;
             }
+            if (RB_FLONUM_P(obj) && floats) {
+                const double value = RFLOAT_VALUE(obj);
+                if (RB_UNLIKELY(!isfinite(value))) break; /* allow_nan, as_json, errors */
+                p += i > 0;
+                p += jt_write_double(value, p);
+                continue;
+            }
             VALUE name = element_name(g, obj);
             char *end = name ? write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
             if (!end) break;
@@ -750,6 +717,14 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
 
 void jt_gen_array(jt_gen *g, VALUE ary)
 {
+    if (RB_LIKELY(g->plain_arrays)) {
+        jt_enter_container(g);
+        jt_buffer_push(g->buf, '[');
+        if (RARRAY_LEN(ary) != 0) gen_elements_compact(g, ary); /* else "[]" */
+        --g->depth;
+        jt_buffer_push(g->buf, ']');
+        return;
+    }
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &ary, JT_RAILS_ARRAY)) return;
     long depth = jt_enter_container(g);
@@ -798,6 +773,7 @@ static void gen_bignum(jt_gen *g, VALUE obj)
         jt_canonical_integer(g, obj);
         return;
     }
+    jt_before_ruby(g); /* it allocates: the GC may run (see key_cache.h) */
     VALUE digits = rb_big2str(obj, 10);
     jt_buffer_append_str(g->buf, digits);
     RB_GC_GUARD(digits);
@@ -861,63 +837,6 @@ void jt_write_plain_text(jt_gen *g, const char *text, size_t n)
     jt_buffer_push_unsafe(g->buf, '"');
 }
 
-/* "#{obj}" for an object printed by Ruby's own to_s. */
-static void gen_as_string(jt_gen *g, const struct jt_class_profile *p, VALUE obj)
-{
-    if (p->stock_time) {
-        char text[JT_TIME_TEXT_MAX];
-        size_t n = jt_time_to_s(obj, text);
-        if (n) {
-            jt_write_plain_text(g, text, n);
-            return;
-        }
-    }
-    VALUE str = rb_funcall(obj, jt.id_to_s, 0);
-    Check_Type(str, T_STRING);
-    jt_gen_string(g, str, false);
-}
-
-/* Objects without a native encoding: their to_json, else their to_s. */
-static void gen_fallback(jt_gen *g, VALUE obj)
-{
-    jt_before_ruby(g); /* respond_to?, to_json and to_s are Ruby code */
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = json_profile(g, obj, &scratch);
-    bool has_to_json = profile_responds_to_json(p, obj);
-    if (has_to_json && profile_generic_to_json(p, obj)) {
-        switch (rb_type(obj)) {
-            case T_HASH: jt_gen_hash(g, obj); return;
-            case T_ARRAY: jt_gen_array(g, obj); return;
-            /* "#{self}" makes a plain String copy; errors name that copy. */
-            case T_STRING: jt_gen_string(g, rb_enc_associate_index(rb_str_new(RSTRING_PTR(obj), RSTRING_LEN(obj)), ENCODING_GET(obj)), false); return;
-            default: break;
-        }
-        if (p->stock_time) {
-            gen_as_string(g, p, obj);
-        } else {
-            jt_gen_string(g, rb_obj_as_string(obj), false);
-        }
-        return;
-    }
-    if (has_to_json) {
-        VALUE json = call_to_json(g, obj);
-        Check_Type(json, T_STRING);
-        jt_buffer_append_str(g->buf, json);
-        RB_GC_GUARD(json);
-        return;
-    }
-    switch (rb_type(obj)) {
-        /* Subclasses keep their natural encoding when nothing overrides it
-         * (the json gem would reach the same bytes through its to_json). */
-        case T_HASH: jt_gen_hash(g, obj); return;
-        case T_ARRAY: jt_gen_array(g, obj); return;
-        case T_STRING: jt_gen_string(g, obj, false); return;
-        default: break;
-    }
-    gen_as_string(g, p, obj);
-}
-
-
 /* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
  * name is the same for every Symbol of the call; it is settled once. */
 static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
@@ -927,7 +846,7 @@ static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
         /* Both the json gem's to_json ("#{self}") and the to_s fallback end
          * in Symbol#to_s, which is the name itself unless redefined. */
         bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
-                       (!rb_respond_to(sym, jt.id_to_json) || to_json_is_generic(sym));
+                       (!rb_respond_to(sym, jt.id_to_json) || jt_to_json_is_generic(sym));
         g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
     }
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
@@ -1003,7 +922,7 @@ symbol:
         g->symbols_are_names = true;
         jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), false);
     } else {
-        gen_fallback(g, obj);
+        jt_gen_fallback(g, obj);
     }
     return;
 
@@ -1020,7 +939,7 @@ general:
         }
         jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", CLASS_OF(obj));
     }
-    gen_fallback(g, obj);
+    jt_gen_fallback(g, obj);
 }
 
 /* A Symbol once the call has settled that Symbols are written as their names. */
@@ -1035,10 +954,10 @@ JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
 }
 
 /* Container elements: the commonest scalars without the full dispatcher's
- * call overhead. */
-JT_INLINE void gen_element(jt_gen *g, VALUE obj)
+ * call overhead. Out of line, so that its callers stay small; returns
+ * ST_CONTINUE for the Hash walk's tail call. */
+static int gen_element_value(jt_gen *g, VALUE obj)
 {
-    jt_buffer_safe_point(g->buf);
     if (RB_SPECIAL_CONST_P(obj)) {
         if (RB_FIXNUM_P(obj)) {
             gen_fixnum(g, obj);
@@ -1049,7 +968,7 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
         } else {
             jt_gen_value(g, obj);
         }
-        return;
+        return ST_CONTINUE;
     }
     VALUE klass = RBASIC_CLASS(obj);
     if (klass == rb_cString && RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
@@ -1063,6 +982,13 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     } else {
         jt_gen_value(g, obj);
     }
+    return ST_CONTINUE;
+}
+
+JT_INLINE void gen_element(jt_gen *g, VALUE obj)
+{
+    jt_buffer_safe_point(g->buf);
+    gen_element_value(g, obj);
 }
 
 static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails,
@@ -1101,6 +1027,9 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;
+    struct jt_short_key short_key_storage[JT_SHORT_KEYS]; /* zeroed only if used */
+    g.short_keys = NULL;
+    g.short_key_storage = rails ? NULL : short_key_storage;
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */
@@ -1109,6 +1038,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.indent_len = 0;
     g.indents_depth = -1;
     if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
+    jt_gen_settle_paths(&g);
     if (write) {
         write(&g, obj);
     } else {

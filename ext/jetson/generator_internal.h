@@ -1,6 +1,8 @@
 #ifndef JETSON_GENERATOR_INTERNAL_H
 #define JETSON_GENERATOR_INTERNAL_H
 
+struct jt_short_key;
+
 /* What generator.c (the walk and json mode) and rails_walk.c (Rails mode)
  * share: the per-call context and the writers each calls in the other. */
 
@@ -101,9 +103,15 @@ typedef struct jt_gen {
         uint32_t epoch;
     } *key_cache, *key_cache_storage; /* storage: JT_KEY_CACHE entries, set up lazily */
     uint32_t key_epoch;
+    /* Short keys' quoted forms (key_cache.h): NULL until set up; the
+     * storage is NULL where the cache never applies. */
+    struct jt_short_key *short_keys, *short_key_storage;
     jt_symbol_names *symbol_names; /* this Ractor's, once a static Symbol is met */
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
+    /* Hashes and Arrays written without layout, order or Rails mode's
+     * checks (see jt_gen_hash, jt_gen_array). */
+    bool plain_hashes, plain_arrays;
     /* Pretty output: the indent repeated indents_depth times, prebuilt so
      * that indenting a line is one copy (see write_indent). */
     const char *indents;
@@ -138,6 +146,17 @@ struct hash_iter {
     bool rekey; /* Rails mode: a key that is neither a String nor a Symbol */
 };
 
+/* Which containers take the short paths of jt_gen_hash and jt_gen_array:
+ * json mode, no layout, no canonical order, no sort_keys. Called once cfg
+ * and rails are set. */
+JT_INLINE void jt_gen_settle_paths(jt_gen *g)
+{
+    const jt_config *cfg = g->cfg;
+    const bool plain = !g->rails && !cfg->rfc8785 && !cfg->indent;
+    g->plain_hashes = plain && !RTEST(cfg->sort_keys) && !cfg->object_nl && !cfg->space && !cfg->space_before;
+    g->plain_arrays = plain && !cfg->array_nl;
+}
+
 JT_INLINE bool jt_in_as_json_pass(const jt_gen *g)
 {
     return g->as_json_options != Qundef;
@@ -166,6 +185,10 @@ JT_INLINE long jt_enter_container(jt_gen *g)
     return depth;
 }
 struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch);
+/* fallback.c: an object without a native encoding (json mode): its to_json, else "#{obj}" */
+void jt_gen_fallback(jt_gen *g, VALUE obj);
+/* Whether obj's to_json is the json gem's generic one (JSON::GeneratorMethods). */
+bool jt_to_json_is_generic(VALUE obj);
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data);
 VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key);
 void jt_write_string_bytes(jt_gen *g, VALUE str);

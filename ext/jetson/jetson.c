@@ -10,10 +10,15 @@ jt_handles jt;
 /* Jetson.generate(obj, opts = nil): opts may be a Hash (or keywords), a
  * Jetson::State, or the json gem's State. The configuration lives on the C
  * stack, so a call that needs no to_json allocates only its result. */
+/* The json gem's defaults, for calls without options (set up by
+ * Init_jetson, read-only after: it holds no object). */
+static jt_config default_config;
+
 static VALUE jetson_generate(int argc, VALUE *argv, VALUE self)
 {
     rb_check_arity(argc, 1, 2);
     VALUE opts = argc > 1 ? argv[1] : Qnil;
+    if (NIL_P(opts) || opts == Qfalse) return jt_generate(argv[0], &default_config, Qnil);
     if (!NIL_P(opts) && jt_is_state(opts)) {
         return jt_generate(argv[0], jt_state_config(opts), Qnil);
     }
@@ -166,6 +171,8 @@ JT_EXPORT void Init_jetson(void)
 
     jt.json3 = rb_const_defined_at(jt.mJetson, rb_intern("JSON_RULES")) &&
                NUM2INT(rb_const_get_at(jt.mJetson, rb_intern("JSON_RULES"))) >= 3;
+
+    jt_config_init(&default_config); /* after jt.json3: the duplicate-key rule depends on it */
 
     jt.utf8_encindex = rb_utf8_encindex();
     jt.usascii_encindex = rb_usascii_encindex();

@@ -405,9 +405,21 @@ strip:
             return (int)(p - dst) + n;
         }
         /* Write the digits one place right, then slide the integer part
-         * back over the gap to make room for the point. */
+         * back over the gap to make room for the point. Up to 8 digits
+         * (nearly always) that is one word moved left and the word after
+         * the point put back: the callers' JT_DOUBLE_MAX_CHARS of room cover
+         * the 9 bytes read and written past the point, and a memmove call
+         * cost as much as the rest of the layout. */
         write_digits(d, p + 1 + n);
-        memmove(p, p + 1, (size_t)point);
+        if (point <= 8) {
+            uint64_t integer_part, after_point;
+            memcpy(&integer_part, p + 1, 8);
+            memcpy(&after_point, p + point + 1, 8);
+            memcpy(p, &integer_part, 8);
+            memcpy(p + point + 1, &after_point, 8);
+        } else {
+            memmove(p, p + 1, (size_t)point);
+        }
         p[point] = '.';
         return (int)(p - dst) + n + 1;
     }

@@ -217,6 +217,8 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
         .profile_count = 0,
         .key_cache = NULL,
         .key_cache_storage = key_storage,
+        .short_keys = NULL,
+        .short_key_storage = NULL, /* ops are short: no short-key cache */
         .key_epoch = 1,
         .symbol_names = NULL,
         .symbol_to_json = JT_SYMBOL_UNKNOWN,
@@ -226,6 +228,7 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
         .indent_len = 0,
         .indents_depth = -1,
     };
+    jt_gen_settle_paths(g);
 }
 
 JT_INLINE void write_layout(jt_buffer *b, VALUE str)
