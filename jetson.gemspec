@@ -20,7 +20,8 @@ Gem::Specification.new do |spec|
   spec.homepage = "https://github.com/jetson-json/jetson"
   spec.metadata = {
     "homepage_uri" => spec.homepage,
-    "source_code_uri" => spec.homepage,
+    # Its own page (the tree): RubyGems 3.6 warns when two keys give the same URI.
+    "source_code_uri" => "#{spec.homepage}/tree/main",
     "changelog_uri" => "#{spec.homepage}/blob/main/CHANGELOG.md",
     "documentation_uri" => "#{spec.homepage}/tree/main/docs",
     "bug_tracker_uri" => "#{spec.homepage}/issues"
