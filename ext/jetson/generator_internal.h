@@ -22,14 +22,10 @@ struct jt_short_key;
 #define JT_PLAN_DECIDED 16
 #define JT_KEY_CACHE 64
 #define JT_KEY_CACHE_MIN 32 /* longest key written without the cache */
-/* An Array's elements, read in place. Ruby 3.1's transient heap has a
- * variant that leaves the Array where it is (RARRAY_CONST_PTR would move
- * it out); Ruby 3.3 dropped the transient heap and the variant with it. */
-#ifdef RARRAY_CONST_PTR_TRANSIENT
-#define JT_ARRAY_ELEMENTS(ary) RARRAY_CONST_PTR_TRANSIENT(ary)
-#else
+/* An Array's elements, read in place. (Ruby 3.1's transient-heap variant,
+ * which left the Array where it was, is gone since 3.3; on 3.1 this moves a
+ * young Array out of the transient heap once.) */
 #define JT_ARRAY_ELEMENTS(ary) RARRAY_CONST_PTR(ary)
-#endif
 
 /* What a serializable_hash options Hash asks for, worked out once per
  * options object and call (the same Hash serves every record of a
