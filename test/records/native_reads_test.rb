@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/native_read_checks"
 require "jetson/jbuilder"
 require "support/record_matrix"
 
@@ -12,6 +13,8 @@ require "support/record_matrix"
 # a String, a Time and a TimeWithZone, a Hash...). Each column is one kind of
 # db_cast.c.
 class RecordsNativeReadsTest < Minitest::Test
+  include NativeReadChecks
+
   STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
 
   # column => objects allocated per value at most (a BigDecimal's text is
@@ -23,20 +26,6 @@ class RecordsNativeReadsTest < Minitest::Test
 
   def teardown
     ActiveSupport.json_encoder = STOCK
-  end
-
-  def allocations
-    GC.disable
-    before = GC.stat(:total_allocated_objects)
-    yield
-    GC.stat(:total_allocated_objects) - before
-  ensure
-    GC.enable
-  end
-
-  def uncast?(record, column)
-    set = record.instance_variable_get(:@attributes)
-    !set.instance_variable_get(:@casted_values).key?(column) && !set.instance_variable_get(:@attributes).key?(column)
   end
 
   RecordMatrix::ADAPTERS.each do |adapter|

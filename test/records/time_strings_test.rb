@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/native_read_checks"
 require "jetson/rails"
 require "active_record"
 require "tmpdir"
@@ -24,6 +25,8 @@ require "tmpdir"
 #
 #   JETSON_TIME_STRINGS_SEED=S  the random strings' seed
 class RecordsTimeStringsTest < Minitest::Test
+  include NativeReadChecks
+
   STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
   DbCast = Jetson::Rails::DbCast
 
@@ -242,20 +245,6 @@ class RecordsTimeStringsTest < Minitest::Test
   ORDINARY = ["2024-01-02 03:04:05.123456", "2024-01-02 03:04:05", "2024-01-02T03:04:05.5",
               "2024-01-02 03:04:05.123456789", "2024-01-02T03:04:05Z", "2024-01-02 03:04:05.25+05:30",
               "2024-01-02 03:04:05-08:00"].freeze
-
-  def allocations
-    GC.disable
-    before = GC.stat(:total_allocated_objects)
-    yield
-    GC.stat(:total_allocated_objects) - before
-  ensure
-    GC.enable
-  end
-
-  def uncast?(record, column)
-    set = record.instance_variable_get(:@attributes)
-    !set.instance_variable_get(:@casted_values).key?(column) && !set.instance_variable_get(:@attributes).key?(column)
-  end
 
   def test_ordinary_strings_are_cast_natively
     world = self.class.world
