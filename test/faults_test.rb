@@ -381,6 +381,7 @@ class FaultsTest < Minitest::Test
   RACTOR_SCRIPT = <<~RUBY
     $VERBOSE = nil
     require "jetson"
+    #{RACTOR_VALUE}
     def docs(n)
       Array.new(60) { |i| { "r" => n, "i" => i, "s" => "é\u2028\#{i}" * (i % 7), :k => [i * 0.25, 2**(i + 40), nil, :sym] } }
     end
@@ -395,7 +396,7 @@ class FaultsTest < Minitest::Test
     end
 
     ractors = Array.new(4) { |n| Ractor.new(n) { |m| Array.new(10) { run(m) }.uniq } }
-    results = ractors.map(&:take)
+    results = ractors.map { |r| ractor_value(r) }
     print results.each_with_index.map { |r, n| r == [run(n)] ? "same" : "differs" }.join(",")
   RUBY
 

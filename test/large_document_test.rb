@@ -171,13 +171,14 @@ class LargeDocumentTest < Minitest::Test
     script = <<~RUBY
       $VERBOSE = nil
       require "jetson"
+      #{RACTOR_VALUE}
       ractors = 2.times.map do |n|
         Ractor.new(n) do |i|
           doc = Array.new(300) { |k| "r\#{i}-\#{k}-" + ("é" * 5000) }
           Array.new(3) { Jetson.generate(doc) }.uniq
         end
       end
-      print ractors.map { |r| (outs = r.take).size == 1 ? outs[0] : "different outputs" }.join("\n")
+      print ractors.map { |r| (outs = ractor_value(r)).size == 1 ? outs[0] : "different outputs" }.join("\n")
     RUBY
     expected = 2.times.map { |i| JSON.generate(Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }) }
     assert_equal expected.join("\n"), ruby_output(script, quiet: true)

@@ -53,13 +53,14 @@ class SafetyTest < Minitest::Test
     script = <<~RUBY
       $VERBOSE = nil
       require "jetson"
+      #{RACTOR_VALUE}
       ractors = 2.times.map do |i|
         Ractor.new(i) do |n|
           # Symbol keys and values: each Ractor has its own Symbol name cache.
           Jetson.generate([{ "n" => n, "s" => "é" * n }, { sym_key: :sym_value, other: [:a, :b] }])
         end
       end
-      print ractors.map(&:take).join(",")
+      print ractors.map { |r| ractor_value(r) }.join(",")
     RUBY
     expected = [0, 1].map { |n| JSON.generate([{ "n" => n, "s" => "é" * n }, { sym_key: :sym_value, other: %i[a b] }]) }
     assert_equal expected.join(","), ruby_output(script, quiet: true)
