@@ -15,6 +15,7 @@
 # allocations are measured.
 
 require_relative "support/setup"
+require_relative "support/rails_stock"
 require_relative "../test/support/blog_models"
 require "benchmark/memory"
 require "objspace"
@@ -46,7 +47,7 @@ SKIPPED << "Jetson::Writer by hand: Jetson::Writer is not defined" unless define
 # Jbuilder#target! and Array#to_json go through ActiveSupport.json_encoder:
 # those two always run on the stock encoder, whatever a library loaded above
 # installed; every other contender runs with the encoder found after loading.
-STOCK_ENCODER = ActiveSupport::JSON::Encoding::JSONGemEncoder
+STOCK_ENCODER = JetsonBench::RailsStock::ENCODER
 LOADED_ENCODER = ActiveSupport.json_encoder
 
 # ---------------------------------------------------------------------------
@@ -308,7 +309,7 @@ SPECS = [
   ContenderSpec.new(label: "to_json (ActiveSupport)", role: :peer, compare: :parsed,
                     code: "ActiveSupport.json_encoder = encoder; posts.to_json(options)",
                     locals: -> { { encoder: STOCK_ENCODER, options: COLLECTION_OPTIONS } },
-                    note: "posts.to_json(#{COLLECTION_OPTIONS.inspect}) with ActiveSupport's stock JSONGemEncoder."),
+                    note: "posts.to_json(#{COLLECTION_OPTIONS.inspect}) with ActiveSupport's stock encoder (#{STOCK_ENCODER.name.split('::').last})."),
   ContenderSpec.new(label: "Hash + JSON.generate", role: :peer, compare: :parsed,
                     code: "BuilderBench::ByHand.hash_generate(posts)", locals: -> { {} },
                     note: "A Hash per post built by hand (string keys), JSON.generate (json #{JSON::VERSION}) on the Array."),

@@ -11,6 +11,7 @@
 # bench/README.md for how rounds, ratios and allocations are measured.
 
 require_relative "support/setup"
+require_relative "support/rails_stock"
 require "jetson/rails"
 require_relative "../test/support/blog_models"
 
@@ -20,16 +21,25 @@ if options.help?
   exit
 end
 
+# "Stock" is the app's Rails: ActiveSupport's own encoder under the JSON
+# settings of its version's load_defaults (bench/support/rails_stock.rb).
 # Oj.optimize_rails also replaces JSON.generate (Oj.mimic_JSON), which
-# ActiveSupport's encoder calls: the stock contender keeps the json gem's.
+# JSONGemEncoder calls: the stock contender keeps the json gem's.
+# (JSONGemCoderEncoder writes through JSON::Coder, which Oj leaves alone.)
+JetsonBench::RailsStock.apply_json_defaults!
 JSON_GEM_GENERATE = JSON.method(:generate)
-class StockEncoder < ActiveSupport::JSON::Encoding::JSONGemEncoder
-  private
+StockEncoder =
+  if JetsonBench::RailsStock::ENCODER <= ActiveSupport::JSON::Encoding::JSONGemEncoder
+    Class.new(JetsonBench::RailsStock::ENCODER) do
+      private
 
-  def stringify(jsonified) = JSON_GEM_GENERATE.call(jsonified)
-end
-STOCK_NOTE = "ActiveSupport #{ActiveSupport.version}: its JSONGemEncoder (as_json pass, json #{JSON::VERSION}, " \
-             "escaping gsubs), kept on the json gem's JSON.generate after Oj.optimize_rails replaced it."
+      def stringify(jsonified) = JSON_GEM_GENERATE.call(jsonified)
+    end
+  else
+    JetsonBench::RailsStock::ENCODER
+  end
+STOCK_NOTE = "#{JetsonBench::RailsStock.describe} (as_json pass, json #{JSON::VERSION}, escaping gsubs); " \
+             "JSONGemEncoder is kept on the json gem's JSON.generate after Oj.optimize_rails replaced it."
 OJ_NOTE = "Oj #{defined?(Oj::VERSION) ? Oj::VERSION : '?'} after Oj.optimize_rails (Oj::Rails::Encoder as " \
           "ActiveSupport.json_encoder, every class optimized); compared after JSON.parse."
 
@@ -99,7 +109,7 @@ puts "  activesupport: #{ActiveSupport.version}, activerecord: #{ActiveRecord.ve
 runner = JetsonBench::Runner.new(options)
 selected.each_value { |build| runner.run([build.call]) }
 results = runner.results
-ActiveSupport.json_encoder = ActiveSupport::JSON::Encoding::JSONGemEncoder
+ActiveSupport.json_encoder = JetsonBench::RailsStock::ENCODER
 
 headers = ["case", "Jetson i/s", "stock i/s", "Oj i/s", "Jetson / stock", "Jetson / Oj", "objs/call Jetson",
            "stock", "Oj", "bytes/call Jetson", "stock", "Oj"]

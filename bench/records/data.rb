@@ -27,6 +27,7 @@ module RecordsBench
       Time.zone = "UTC"
       ActiveRecord::Base.time_zone_aware_attributes = true
       ActiveRecord.default_timezone = :utc
+      JetsonBench::RailsStock.apply_json_defaults! # a new app of this Rails version
     end
 
     def connect(config)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../support/rails_stock"
+
 module RecordsBench
   module_function
 
@@ -19,8 +21,8 @@ module RecordsBench
       "is loaded and every attribute of every loaded record read before the slice (the slice reuses it; each " \
       "contender has its own). Floor (fresh only): the same query loading the same records (to_a), nothing read; " \
       "timed in the same rounds. Loaded-once cases have no floor: their time above floor is their whole time.",
-      "A: every contender is `to_json` with ActiveSupport.json_encoder set to ActiveSupport's JSONGemEncoder " \
-      "(activesupport #{gems['activesupport']}, json #{gems['json']}) or Jetson::RailsEncoder; Jetson's output must be " \
+      "A: every contender is `to_json` with ActiveSupport.json_encoder set to the app's Rails stock encoder " \
+      "(#{JetsonBench::RailsStock.describe}; json #{gems['json']}) or Jetson::RailsEncoder; Jetson's output must be " \
       "byte-identical to the stock encoder's (else the run aborts). Shapes: " +
       A_SHAPES.map { |id, title| "#{id} #{title}" }.join("; ") + ".",
       "B: #{B_TITLE}. Jbuilder forms: " + B_FORMS.map { |f, code| "#{f}: `#{format(code, 'posts')}`" }.join("; ") +

@@ -33,6 +33,7 @@ lib = File.expand_path("../../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
 require "json"
 require "active_record"
+require_relative "../support/rails_stock" # before anything can replace the encoder
 WORLD = ARGV.fetch(0)
 case WORLD
 when "jbuilder" then require "jbuilder"
@@ -71,7 +72,7 @@ module RecordsBench
     def entry(name, label) = @entries.fetch([name, label]) { raise ArgumentError, "no contender #{label} in #{name}" }
 
     def prepare(entry)
-      ActiveSupport.json_encoder = entry.contender.encoder == "jetson" ? Jetson::RailsEncoder : ActiveSupport::JSON::Encoding::JSONGemEncoder
+      ActiveSupport.json_encoder = entry.contender.encoder == "jetson" ? Jetson::RailsEncoder : JetsonBench::RailsStock::ENCODER
       entry.data[0] = Data.read_all(TOPLEVEL_BINDING.eval(entry.kase.load)) unless entry.kase.fresh?
     end
 

@@ -57,7 +57,9 @@ module BenchViews
 
     def define_application(views)
       app = Class.new(::Rails::Application) do
-        config.load_defaults 7.2
+        # A new app of the loaded Rails version (8.1: U+2028/U+2029 left
+        # unescaped, render json: with escape: false).
+        config.load_defaults "#{::Rails::VERSION::MAJOR}.#{::Rails::VERSION::MINOR}"
         config.root = ROOT
         config.eager_load = true
         config.enable_reloading = false

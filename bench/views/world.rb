@@ -18,7 +18,7 @@
 #   [:alloc, path, encoder, n]           GC.stat(:total_allocated_objects) delta per request
 #                                        over n requests (after one untimed)
 # Replies: [:ok, value] or [:error, class, message, backtrace].
-# encoder: "stock" (ActiveSupport's JSONGemEncoder) or "jetson"
+# encoder: "stock" (the encoder ActiveSupport picks: bench/support/rails_stock.rb) or "jetson"
 # (Jetson::RailsEncoder), set before every check, slice and count.
 #
 # With `--callgrind-run=PATH,ENCODER,N` instead of serving, the world makes
@@ -33,6 +33,7 @@ rescue LoadError
 end
 lib = File.expand_path("../../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+require_relative "../support/rails_stock" # before anything can replace the encoder
 require_relative "app"
 require_relative "../support/child_process"
 require "rack/mock"
@@ -45,7 +46,7 @@ module BenchViews
 
     def encoder=(name)
       ActiveSupport.json_encoder = case name
-                                   when "stock" then ActiveSupport::JSON::Encoding::JSONGemEncoder
+                                   when "stock" then JetsonBench::RailsStock::ENCODER
                                    when "jetson" then Jetson::RailsEncoder
                                    else raise ArgumentError, "encoder #{name.inspect}"
                                    end
