@@ -11,9 +11,21 @@ module Jetson
   class Railtie < ::Rails::Railtie
     config.jetson = ActiveSupport::OrderedOptions.new
     config.jetson.rails_encoder = false
+    # What to do when Oj.optimize_rails has made Oj ActiveSupport's encoder
+    # in an app that uses Jetson (jetson/jbuilder or rails_encoder): :replace
+    # (Jetson's encoder, with a boot notice of the bytes that change) or :keep.
+    config.jetson.oj = :replace
 
     initializer "jetson.rails_encoder" do |app|
       Jetson::Rails.install! if app.config.jetson.rails_encoder
+    end
+
+    # After the app's own initializers, where apps call Oj.optimize_rails
+    # (lib/jetson/rails/oj_takeover.rb).
+    config.after_initialize do |app|
+      require "jetson/rails/oj_takeover"
+      wanted = app.config.jetson.rails_encoder || defined?(Jetson::Rails::JbuilderRailtie)
+      Jetson::Rails::OjTakeover.after_initialize(app, wanted: wanted)
     end
 
     # `render json_stream:` (lib/jetson/rails/streaming.rb), in every

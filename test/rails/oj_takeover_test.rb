@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "open3"
+require "rbconfig"
+
+# An app that calls Oj.optimize_rails in its initializers and uses Jetson
+# (lib/jetson/rails/oj_takeover.rb): booted in a child process, as a process
+# holds one Rails.application.
+class OjTakeoverTest < Minitest::Test
+  APP = <<~RUBY
+    require "rails"
+    require "action_controller/railtie"
+    require "oj"
+    require ENV.fetch("ENTRY")
+    class App < Rails::Application
+      config.eager_load = false
+      config.logger = Logger.new(nil)
+      config.secret_key_base = "test"
+      config.jetson.rails_encoder = ENV["OPT_IN"] == "1"
+      config.jetson.oj = ENV["OJ"].to_sym if ENV["OJ"]
+      # Where apps call it: config/initializers, after the gems' initializers.
+      initializer("app.oj") { Oj.optimize_rails }
+    end
+    App.initialize!
+    puts ActiveSupport.json_encoder
+    doc = { "f" => 0.1 + 0.2, "small" => 1.0e-7, "at" => Time.utc(2024, 5, 6, 7, 8, 9, 123456), "s" => "<b>\\u2028" }
+    puts doc.to_json
+    ActiveSupport.json_encoder = Oj::Rails::Encoder
+    puts doc.to_json
+  RUBY
+
+  # ActiveSupport's own bytes for the document, from a process without Oj.
+  STOCK = <<~RUBY
+    require "active_support"
+    require "active_support/json"
+    require "active_support/core_ext"
+    puts({ "f" => 0.1 + 0.2, "small" => 1.0e-7, "at" => Time.utc(2024, 5, 6, 7, 8, 9, 123456), "s" => "<b>\\u2028" }.to_json)
+  RUBY
+
+  def setup
+    skip "subprocess tests do not run under valgrind" if ENV["JETSON_MEMCHECK"]
+    skip "oj is not installed" unless Gem.loaded_specs["oj"]
+  end
+
+  def run_child(script, env = {})
+    lib = File.expand_path("../../lib", __dir__)
+    out, err, status = Open3.capture3(env, RbConfig.ruby, "-I", lib, "-e", script)
+    assert status.success?, err
+    [out.lines.map(&:chomp), err]
+  end
+
+  def boot(entry:, opt_in: false, oj: nil)
+    env = { "ENTRY" => entry, "OPT_IN" => opt_in ? "1" : "0" }
+    env["OJ"] = oj.to_s if oj
+    run_child(APP, env)
+  end
+
+  def stock_json = run_child(STOCK).first.first
+
+  def test_jetson_jbuilder_takes_over_from_oj_with_a_notice
+    (encoder, json, oj_json), err = boot(entry: "jetson/jbuilder")
+    assert_equal "Jetson::RailsEncoder", encoder
+    assert_equal stock_json, json
+    refute_equal oj_json, json, "the document has values Oj writes otherwise"
+    assert_includes err, "Jetson: Oj.optimize_rails had made Oj ActiveSupport's JSON encoder"
+    # The notice shows what this app's Oj and Jetson wrote at boot.
+    assert_includes err, "a Float with 17 significant digits: Oj wrote [0.3], now [0.30000000000000004]"
+    assert_includes err, "config.jetson.oj = :keep"
+  end
+
+  def test_the_rails_encoder_setting_takes_over_from_oj
+    (encoder, json), err = boot(entry: "jetson/rails", opt_in: true)
+    assert_equal "Jetson::RailsEncoder", encoder
+    assert_equal stock_json, json
+    assert_includes err, "Jetson::RailsEncoder replaces it"
+  end
+
+  def test_keep_leaves_oj_in_place
+    (encoder, json, oj_json), err = boot(entry: "jetson/jbuilder", oj: :keep)
+    assert_equal "Oj::Rails::Encoder", encoder
+    assert_equal oj_json, json
+    refute_includes err, "Jetson: Oj.optimize_rails"
+  end
+
+  def test_jetson_rails_without_the_setting_changes_nothing
+    (encoder,), err = boot(entry: "jetson/rails")
+    assert_equal "Oj::Rails::Encoder", encoder
+    refute_includes err, "Jetson: Oj.optimize_rails"
+  end
+end
