@@ -47,8 +47,18 @@ SKIPPED << "Jetson::Writer by hand: Jetson::Writer is not defined" unless define
 # Jbuilder#target! and Array#to_json go through ActiveSupport.json_encoder:
 # those two always run on the stock encoder, whatever a library loaded above
 # installed; every other contender runs with the encoder found after loading.
-STOCK_ENCODER = JetsonBench::RailsStock::ENCODER
-LOADED_ENCODER = ActiveSupport.json_encoder
+# With --oj the app calls Oj.optimize_rails: the jbuilder gem and to_json run
+# on Oj's encoder, and jetson/jbuilder on the encoder a Rails app using it
+# then gets (Jetson's, lib/jetson/rails/oj_takeover.rb); Jetson's bytes must
+# be those of the jbuilder gem with Oj.
+if options.oj?
+  Oj.optimize_rails
+  STOCK_ENCODER = Oj::Rails::Encoder
+  LOADED_ENCODER = Jetson::RailsEncoder
+else
+  STOCK_ENCODER = JetsonBench::RailsStock::ENCODER
+  LOADED_ENCODER = ActiveSupport.json_encoder
+end
 
 # ---------------------------------------------------------------------------
 # Data: 100 posts, 20 comments each by 2 commenters, in sqlite3 :memory:.
@@ -271,7 +281,7 @@ SPECS = [
   ContenderSpec.new(label: JBUILDER_LABEL, role: :reference,
                     code: "ActiveSupport.json_encoder = encoder; Jbuilder.new { |json| template.call(json, posts) }.target!",
                     locals: -> { { template: compile_template, encoder: STOCK_ENCODER } },
-                    note: "Jbuilder #{Jbuilder::VERSION}: the template, output through ActiveSupport's stock encoder (target! is @attributes.to_json)."),
+                    note: "Jbuilder #{Jbuilder::VERSION}: the template, output through ActiveSupport.json_encoder = #{STOCK_ENCODER.name} (target! is @attributes.to_json)."),
   (if defined?(Jetson::Builder) && Jetson::Builder.method_defined?(:target!)
      ContenderSpec.new(label: "Jetson::Builder (jetson/jbuilder)", role: :subject,
                        code: "ActiveSupport.json_encoder = encoder; Jetson::Builder.new { |json| template.call(json, posts) }.target!",
@@ -309,7 +319,7 @@ SPECS = [
   ContenderSpec.new(label: "to_json (ActiveSupport)", role: :peer, compare: :parsed,
                     code: "ActiveSupport.json_encoder = encoder; posts.to_json(options)",
                     locals: -> { { encoder: STOCK_ENCODER, options: COLLECTION_OPTIONS } },
-                    note: "posts.to_json(#{COLLECTION_OPTIONS.inspect}) with ActiveSupport's stock encoder (#{STOCK_ENCODER.name.split('::').last})."),
+                    note: "posts.to_json(#{COLLECTION_OPTIONS.inspect}) with ActiveSupport.json_encoder = #{STOCK_ENCODER.name}."),
   ContenderSpec.new(label: "Hash + JSON.generate", role: :peer, compare: :parsed,
                     code: "BuilderBench::ByHand.hash_generate(posts)", locals: -> { {} },
                     note: "A Hash per post built by hand (string keys), JSON.generate (json #{JSON::VERSION}) on the Array."),
@@ -557,7 +567,7 @@ puts
 notes.each { |n| puts "- #{n}" }
 
 if options.write
-  path = File.expand_path("results/builder.md", __dir__)
+  path = File.expand_path(options.oj? ? "results/builder-oj.md" : "results/builder.md", __dir__)
   command = "bundle exec ruby #{JetsonBench::Environment.yjit? ? '--yjit ' : ''}bench/builder.rb #{ARGV.join(' ')}".strip
   md = +"# Jetson builder benchmark (templates and serializers)\n\nCommand: `#{command}`\n\n"
   FACTS.each { |k, v| md << "- **#{k}**: #{v}\n" }

@@ -45,6 +45,7 @@ module JetsonBench
         when "--no-write" then @write = false
         when "--verbose" then @verbose = true
         when "--list" then @list = true
+        when "--oj" then @oj = true
         when "--callgrind" then @callgrind = DEFAULT_CALLGRIND_CALLS
         when /\A--callgrind=(\d+)\z/ then @callgrind = positive(Regexp.last_match(1), arg)
         when /\A--callgrind-child=(\d+)\z/ then @callgrind_child = positive(Regexp.last_match(1), arg)
@@ -59,6 +60,9 @@ module JetsonBench
     end
 
     def help? = !!@help
+
+    # --oj: the app calls Oj.optimize_rails (bench/builder.rb).
+    def oj? = !!@oj
 
     def match?(case_name)
       @filters.empty? || @filters.any? { |f| case_name.downcase.include?(f) }
