@@ -31,7 +31,7 @@ module JetsonBench
       return "not loaded" unless defined?(::Jetson)
       return "STAND-IN (Jetson delegating to json; not the real extension)" if defined?(::Jetson::BENCH_STAND_IN)
 
-      ext = $LOADED_FEATURES.find { |f| f.match?(%r{jetson/jetson\.(so|bundle|dll)\z}) }
+      ext = $LOADED_FEATURES.find { |f| f.match?(%r{/jetson/(?:[\d.]+/)?jetson\.(so|bundle|dll)\z}) } # lib/jetson/RUBY_VERSION/
       version = defined?(::Jetson::VERSION) ? ::Jetson::VERSION : "?"
       "#{version}#{ext ? " (#{ext})" : ' (extension file not found in $LOADED_FEATURES)'}"
     end
