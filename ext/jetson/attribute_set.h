@@ -56,6 +56,10 @@ typedef struct jt_attribute_access {
     VALUE helper;       /* Jetson::Rails */
     signed char usable; /* -1: not asked yet; else whether the set's methods are stock */
     VALUE lazy_set_class, uninitialized_class;
+    /* ActiveRecord::Result::IndexedRow when its methods are stock (8.0 on),
+     * else Qnil; and the last of its name-to-index Hashes found to map every
+     * name to an Integer (frozen, so it stays so). */
+    VALUE indexed_row_class, checked_indexes;
     /* Attribute classes met: whether their value and initialized? are ActiveModel::Attribute's. */
     struct {
         VALUE klass;
@@ -81,6 +85,7 @@ JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
 {
     a->helper = helper;
     a->usable = -1;
+    a->lazy_set_class = a->uninitialized_class = a->indexed_row_class = a->checked_indexes = Qnil;
     a->attribute_class_count = 0;
     a->plan_count = 0;
     a->layout_count = 0;
