@@ -28,7 +28,7 @@ static struct {
     VALUE mRecordPlan;
 } h;
 
-enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_SIZE };
+enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_ONLY_ORDERED, PLAN_SIZE };
 
 /* Hash lookups below must not run Ruby code (a key's #hash or #eql?):
  * only plain Hashes of plain Strings are read. */
@@ -176,6 +176,13 @@ VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
     if (NIL_P(plan)) return Qundef; /* with single-table inheritance or not: Ruby knows */
     VALUE sti = RARRAY_AREF(plan, PLAN_STI);
     return plain_string(sti) ? sti : Qnil;
+}
+
+bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass)
+{
+    if (!access_usable(a)) return false;
+    VALUE plan = plan_of(a, klass);
+    return !NIL_P(plan) && RARRAY_AREF(plan, PLAN_ONLY_ORDERED) == Qtrue;
 }
 
 /* The names of types' that values lacks: an attribute the model declares

@@ -105,6 +105,12 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
  * has no plan to say (Ruby then serializes). */
 VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass);
 
+/* Whether serializable_hash writes the attributes `only:` keeps in the
+ * order `only:` lists them (ActiveModel 8.0 on) rather than in the record's
+ * attribute order (7.2), per klass's plan; false without a plan (then
+ * jt_attribute_sti_column is Qundef and Ruby serializes). */
+bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass);
+
 /* Where record.send(row->names[i]) comes from, when it is ActiveRecord's
  * reader: a value cast already (*value), a raw value and its cast (*value,
  * *cast), or the reader itself. fresh: no Ruby code has run since
