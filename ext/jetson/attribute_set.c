@@ -225,8 +225,11 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
 {
     for (int i = 0; i < a->layout_count; i++) {
         struct jt_attribute_layout *l = a->layouts[i];
-        /* default_attributes are the model's, made again with its types. */
-        if (l->klass == klass && l->types == types && l->additional == additional && l->plan == plan &&
+        /* default_attributes are the model's, made again with its types.
+         * Empty extra types are all alike: each record instantiated from a
+         * Hash (Model.instantiate) gets a new one. */
+        bool same_additional = l->additional == additional || (l->additional_size == 0 && RHASH_SIZE(additional) == 0);
+        if (l->klass == klass && l->types == types && same_additional && l->plan == plan &&
             l->types_size == RHASH_SIZE(types) &&
             l->additional_size == RHASH_SIZE(additional) && l->value_count == row->count &&
             memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
