@@ -23,12 +23,12 @@
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
-        ivar_primary_key, ivar_default_attributes;
+        ivar_primary_key, ivar_default_attributes, ivar_column_indexes, ivar_row;
     ID attribute_set_classes, stock_attribute_class_p, record_plan_for, descriptor;
     VALUE mRecordPlan;
 } h;
 
-enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_SIZE };
+enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_ONLY_ORDERED, PLAN_SIZE };
 
 /* Hash lookups below must not run Ruby code (a key's #hash or #eql?):
  * only plain Hashes of plain Strings are read. */
@@ -42,14 +42,72 @@ JT_INLINE bool plain_string(VALUE str)
     return RB_TYPE_P(str, T_STRING) && RBASIC_CLASS(str) == rb_cString;
 }
 
+/* A LazyAttributeSet's @values, the row as the database handed it over:
+ * a Hash of names to values (ActiveRecord 7.2, and a record instantiated
+ * from a Hash), or from ActiveRecord 8.0 on an ActiveRecord::Result::
+ * IndexedRow, the query's Hash of names to column indexes (@column_indexes,
+ * shared by its rows) and the row's Array (@row). row is Qnil for a Hash. */
+typedef struct raw_values {
+    VALUE names, row;
+} raw_values;
+
+/* IndexedRow#fetch(name) is `@row[index]` for a truthy index: an Integer
+ * indexes as Array#[] does (rb_ary_entry: nil past the end, from the end
+ * when negative); any other index is left to Ruby. Checked once per Hash
+ * and call: the Result froze it. */
+static int integer_index_i(VALUE key, VALUE index, VALUE data)
+{
+    (void)key;
+    if (FIXNUM_P(index)) return ST_CONTINUE;
+    *(bool *)data = false;
+    return ST_STOP;
+}
+
+static bool indexes_checked(jt_attribute_access *a, VALUE names)
+{
+    if (names == a->checked_indexes) return true;
+    if (!OBJ_FROZEN(names)) return false;
+    bool integers = true;
+    rb_hash_foreach(names, integer_index_i, (VALUE)&integers);
+    if (integers) a->checked_indexes = names;
+    return integers;
+}
+
+static bool raw_values_of(jt_attribute_access *a, VALUE values, raw_values *v)
+{
+    if (plain_hash(values)) {
+        v->names = values;
+        v->row = Qnil;
+        return true;
+    }
+    if (NIL_P(a->indexed_row_class) || RB_SPECIAL_CONST_P(values) || RB_BUILTIN_TYPE(values) != T_OBJECT ||
+        RBASIC_CLASS(values) != a->indexed_row_class) {
+        return false;
+    }
+    VALUE names = rb_attr_get(values, h.ivar_column_indexes), row = rb_attr_get(values, h.ivar_row);
+    if (!plain_hash(names) || !RB_TYPE_P(row, T_ARRAY) || !indexes_checked(a, names)) return false;
+    v->names = names;
+    v->row = row;
+    return true;
+}
+
+/* values.fetch(name) as LazyAttributeSet calls it; Qundef: no such value. */
+static VALUE raw_value(const raw_values *v, VALUE name)
+{
+    VALUE found = rb_hash_lookup2(v->names, name, Qundef);
+    if (NIL_P(v->row) || found == Qundef) return found;
+    return rb_ary_entry(v->row, FIX2LONG(found));
+}
+
 static bool access_usable(jt_attribute_access *a)
 {
     if (RB_UNLIKELY(a->usable < 0)) {
         VALUE classes = jt_stock_memo_ask(a->helper, h.attribute_set_classes, Qnil);
-        a->usable = RB_TYPE_P(classes, T_ARRAY) && RARRAY_LEN(classes) == 2;
+        a->usable = RB_TYPE_P(classes, T_ARRAY) && RARRAY_LEN(classes) == 3;
         if (a->usable) {
             a->lazy_set_class = RARRAY_AREF(classes, 0);
             a->uninitialized_class = RARRAY_AREF(classes, 1);
+            a->indexed_row_class = RARRAY_AREF(classes, 2);
         }
     }
     return a->usable;
@@ -120,6 +178,13 @@ VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
     return plain_string(sti) ? sti : Qnil;
 }
 
+bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass)
+{
+    if (!access_usable(a)) return false;
+    VALUE plan = plan_of(a, klass);
+    return !NIL_P(plan) && RARRAY_AREF(plan, PLAN_ONLY_ORDERED) == Qtrue;
+}
+
 /* The names of types' that values lacks: an attribute the model declares
  * (the attributes API) or a column the query did not select. LazyAttributeSet
  * builds it from the builder's default_attributes (a plain Hash: the
@@ -127,7 +192,7 @@ VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
  * there it is uninitialized, so not one of attribute_names. */
 struct extra_names {
     jt_attribute_access *a;
-    VALUE values, defaults;
+    VALUE names, defaults; /* names: values' (raw_values) */
     struct jt_attribute_layout *layout;
     bool unreadable;
 };
@@ -139,7 +204,7 @@ static int extra_name_i(VALUE key, VALUE type, VALUE data)
         x->unreadable = true;
         return ST_STOP;
     }
-    if (rb_hash_lookup2(x->values, key, Qundef) != Qundef) return ST_CONTINUE;
+    if (rb_hash_lookup2(x->names, key, Qundef) != Qundef) return ST_CONTINUE;
     VALUE attribute = rb_hash_lookup2(x->defaults, key, Qundef);
     if (attribute == Qundef) return ST_CONTINUE;
     int state = attribute_state(x->a, attribute);
@@ -155,13 +220,16 @@ static int extra_name_i(VALUE key, VALUE type, VALUE data)
 /* The layout of the row (its values' key objects, in order), found among
  * those met in this call or worked out; NULL when Ruby has to answer. */
 static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALUE klass, VALUE plan, VALUE types,
-                                                    VALUE values, VALUE additional, VALUE set,
+                                                    VALUE names, VALUE additional, VALUE set,
                                                     const jt_attribute_row *row)
 {
     for (int i = 0; i < a->layout_count; i++) {
         struct jt_attribute_layout *l = a->layouts[i];
-        /* default_attributes are the model's, made again with its types. */
-        if (l->klass == klass && l->types == types && l->additional == additional && l->plan == plan &&
+        /* default_attributes are the model's, made again with its types.
+         * Empty extra types are all alike: each record instantiated from a
+         * Hash (Model.instantiate) gets a new one. */
+        bool same_additional = l->additional == additional || (l->additional_size == 0 && RHASH_SIZE(additional) == 0);
+        if (l->klass == klass && l->types == types && same_additional && l->plan == plan &&
             l->types_size == RHASH_SIZE(types) &&
             l->additional_size == RHASH_SIZE(additional) && l->value_count == row->count &&
             memcmp(l->names, row->names, sizeof(VALUE) * (size_t)row->count) == 0) {
@@ -188,7 +256,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
     l->count = row->count;
     if (RHASH_SIZE(types) > 0) {
         if (!plain_hash(defaults)) return NULL;
-        struct extra_names x = {.a = a, .values = values, .defaults = defaults, .layout = l, .unreadable = false};
+        struct extra_names x = {.a = a, .names = names, .defaults = defaults, .layout = l, .unreadable = false};
         /* attribute_state may ask Ruby about a class: the guarded walk */
         rb_hash_foreach(types, extra_name_i, (VALUE)&x);
         if (x.unreadable) return NULL;
@@ -217,6 +285,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
 
 struct row_fill {
     jt_attribute_row *row;
+    VALUE values_row; /* raw_values' row */
     long hint;
     bool unreadable;
 };
@@ -231,7 +300,7 @@ static int value_key_i(VALUE key, VALUE value, VALUE data)
     }
     row->names[row->count] = key;
     row->attributes[row->count] = Qundef;
-    row->raws[row->count] = value;
+    row->raws[row->count] = NIL_P(fill->values_row) ? value : rb_ary_entry(fill->values_row, FIX2LONG(value));
     row->columns[row->count] = (unsigned char)row->count;
     row->count++;
     return ST_CONTINUE;
@@ -291,8 +360,9 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     VALUE attributes = rb_attr_get(set, h.ivar_attributes);
     VALUE additional = rb_attr_get(set, h.ivar_additional_types);
     VALUE casted = rb_attr_get(set, h.ivar_casted_values);
-    if (!plain_hash(values) || !plain_hash(types) || !plain_hash(attributes) || !plain_hash(additional) ||
-        !plain_hash(casted)) {
+    raw_values raw;
+    if (!raw_values_of(a, values, &raw) || !plain_hash(types) || !plain_hash(attributes) ||
+        !plain_hash(additional) || !plain_hash(casted)) {
         return false;
     }
     /* Planned for other types: the schema was reloaded since the plan was
@@ -309,10 +379,10 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     row->set = set;
     row->count = 0;
     row->casted = RHASH_SIZE(casted) ? casted : Qnil;
-    struct row_fill fill = {.row = row, .hint = 0, .unreadable = false};
-    rb_hash_foreach(values, value_key_i, (VALUE)&fill);
+    struct row_fill fill = {.row = row, .values_row = raw.row, .hint = 0, .unreadable = false};
+    rb_hash_foreach(raw.names, value_key_i, (VALUE)&fill);
     if (fill.unreadable) return false;
-    row->layout = row_layout(a, klass, plan, types, values, additional, set, row);
+    row->layout = row_layout(a, klass, plan, types, raw.names, additional, set, row);
     if (!row->layout) return false;
     for (long i = row->count; i < row->layout->count; i++) {
         row->names[i] = row->layout->names[i];
@@ -341,6 +411,8 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     }
     row->count = kept;
     RB_GC_GUARD(values);
+    RB_GC_GUARD(raw.names);
+    RB_GC_GUARD(raw.row);
     RB_GC_GUARD(types);
     RB_GC_GUARD(attributes);
     RB_GC_GUARD(additional);
@@ -378,10 +450,14 @@ enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE recor
         VALUE attributes = rb_attr_get(set, h.ivar_attributes);
         VALUE values = rb_attr_get(set, h.ivar_values);
         casted = rb_attr_get(set, h.ivar_casted_values);
-        if (!plain_hash(attributes) || !plain_hash(values) || !plain_hash(casted)) return JT_ATTRIBUTE_READER;
+        raw_values rv;
+        if (!plain_hash(attributes) || !raw_values_of(a, values, &rv) || !plain_hash(casted)) {
+            return JT_ATTRIBUTE_READER;
+        }
         attribute = rb_hash_lookup2(attributes, name, Qundef);
         if (attribute != Qundef && !RTEST(attribute)) return JT_ATTRIBUTE_READER;
-        raw = rb_hash_lookup2(values, name, Qundef);
+        raw = raw_value(&rv, name);
+        RB_GC_GUARD(values);
     }
     /* LazyAttributeSet#fetch_value: the attribute, else the value cast
      * earlier, else the raw value cast now. */
@@ -408,10 +484,12 @@ VALUE jt_attribute_raw(jt_attribute_access *a, VALUE record, VALUE name, VALUE *
     VALUE attributes = rb_attr_get(set, h.ivar_attributes);
     VALUE values = rb_attr_get(set, h.ivar_values);
     VALUE cast = rb_attr_get(set, h.ivar_casted_values);
-    if (!plain_hash(attributes) || !plain_hash(values) || !plain_hash(cast)) return Qundef;
+    raw_values rv;
+    if (!plain_hash(attributes) || !raw_values_of(a, values, &rv) || !plain_hash(cast)) return Qundef;
     /* Built: assigned (FromUser), or read before type cast; Ruby knows which. */
     if (RHASH_SIZE(attributes) && rb_hash_lookup2(attributes, name, Qundef) != Qundef) return Qundef;
-    VALUE raw = rb_hash_lookup2(values, name, Qundef);
+    VALUE raw = raw_value(&rv, name);
+    RB_GC_GUARD(values);
     if (raw != Qundef && RHASH_SIZE(cast)) *casted = rb_hash_lookup2(cast, name, Qundef);
     RB_GC_GUARD(set);
     return raw;
@@ -433,6 +511,8 @@ void jt_init_attribute_set(void)
     h.ivar_value = rb_intern("@value");
     h.ivar_primary_key = rb_intern("@primary_key");
     h.ivar_default_attributes = rb_intern("@default_attributes");
+    h.ivar_column_indexes = rb_intern("@column_indexes");
+    h.ivar_row = rb_intern("@row");
     h.attribute_set_classes = rb_intern("attribute_set_classes");
     h.stock_attribute_class_p = rb_intern("stock_attribute_class?");
     h.record_plan_for = rb_intern("plan");

@@ -56,6 +56,10 @@ typedef struct jt_attribute_access {
     VALUE helper;       /* Jetson::Rails */
     signed char usable; /* -1: not asked yet; else whether the set's methods are stock */
     VALUE lazy_set_class, uninitialized_class;
+    /* ActiveRecord::Result::IndexedRow when its methods are stock (8.0 on),
+     * else Qnil; and the last of its name-to-index Hashes found to map every
+     * name to an Integer (frozen, so it stays so). */
+    VALUE indexed_row_class, checked_indexes;
     /* Attribute classes met: whether their value and initialized? are ActiveModel::Attribute's. */
     struct {
         VALUE klass;
@@ -81,6 +85,7 @@ JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
 {
     a->helper = helper;
     a->usable = -1;
+    a->lazy_set_class = a->uninitialized_class = a->indexed_row_class = a->checked_indexes = Qnil;
     a->attribute_class_count = 0;
     a->plan_count = 0;
     a->layout_count = 0;
@@ -99,6 +104,12 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
  * serializable_hash (a String), Qnil without it, or Qundef when the class
  * has no plan to say (Ruby then serializes). */
 VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass);
+
+/* Whether serializable_hash writes the attributes `only:` keeps in the
+ * order `only:` lists them (ActiveModel 8.0 on) rather than in the record's
+ * attribute order (7.2), per klass's plan; false without a plan (then
+ * jt_attribute_sti_column is Qundef and Ruby serializes). */
+bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass);
 
 /* Where record.send(row->names[i]) comes from, when it is ActiveRecord's
  * reader: a value cast already (*value), a raw value and its cast (*value,

@@ -51,6 +51,8 @@ static void reader_mark(void *ptr)
     rb_gc_mark(a->helper);
     rb_gc_mark(a->lazy_set_class);
     rb_gc_mark(a->uninitialized_class);
+    rb_gc_mark(a->indexed_row_class);
+    rb_gc_mark(a->checked_indexes);
     for (int i = 0; i < a->attribute_class_count; i++) rb_gc_mark(a->attribute_classes[i].klass);
     for (int i = 0; i < a->plan_count; i++) {
         rb_gc_mark(a->plans[i].klass);
@@ -99,7 +101,6 @@ static record_reader *reader_of(jb_builder *b)
         record_reader *r;
         VALUE obj = TypedData_Make_Struct(0, record_reader, &reader_type, r);
         jt_attribute_access_init(&r->access, h.mRails);
-        r->access.lazy_set_class = r->access.uninitialized_class = Qnil;
         r->usable = true;
         RB_OBJ_WRITE(b->self, &b->record_reader, obj);
     }

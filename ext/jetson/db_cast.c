@@ -17,7 +17,8 @@
  *             an offset kept); a String's cast keeps its digits. A Time:
  *             its seconds precision applied. Then, when time zone aware,
  *             in_time_zone
- *   time      the same on 2000-01-01
+ *   time      the same on 2000-01-01; when time zone aware, ActiveRecord
+ *             8.0 on then moves the TimeWithZone to 2000-01-01 (change)
  *   json      ActiveSupport::JSON.decode (json_column.c)
  *   uuid      a canonical UUID as is
  *   enum      mapping.key(the subtype's cast)
@@ -32,7 +33,7 @@
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     VALUE mDbCast, mRails;
-    ID json_decode, context;
+    ID json_decode, context, time_of_day;
 } h;
 
 bool jt_db_cast_read(VALUE d, jt_db_cast *cast)
@@ -47,6 +48,7 @@ bool jt_db_cast_read(VALUE d, jt_db_cast *cast)
                           ? (int8_t)FIX2LONG(precision) : -1;
     cast->scale = FIXNUM_P(scale) && FIX2LONG(scale) >= 0 && FIX2LONG(scale) <= 1000 ? (int16_t)FIX2LONG(scale) : -1;
     cast->zone_aware = RTEST(RARRAY_AREF(d, 3));
+    cast->time_of_day = kind == JT_CAST_TIME && RARRAY_AREF(d, 3) == ID2SYM(h.time_of_day);
     cast->timezone = NIL_P(timezone) ? -1 : timezone == ID2SYM(rb_intern("utc")) ? 1 : 0;
     cast->labels = labels;
     cast->enum_subkind = FIXNUM_P(subkind) ? (uint8_t)FIX2LONG(subkind) : 0;
@@ -232,6 +234,7 @@ void jt_init_db_cast(void)
     rb_gc_register_mark_object(h.mDbCast);
     rb_gc_register_mark_object(h.mRails);
     h.json_decode = rb_intern("json_decode");
+    h.time_of_day = rb_intern("time_of_day");
     static const char *const names[] = {"NONE", "INTEGER", "FLOAT", "DECIMAL", "STRING", "BOOLEAN", "DATE",
                                         "DATETIME", "TIME", "TIMESTAMPTZ", "JSON", "UUID", "ENUM"};
     for (int kind = JT_CAST_INTEGER; kind < JT_CAST_KINDS; kind++) {

@@ -49,6 +49,7 @@ typedef struct jt_db_cast {
     int8_t precision;      /* seconds digits kept by a Time's cast, -1: all */
     int8_t timezone;       /* 1: UTC, 0: local, -1: ActiveRecord.default_timezone */
     bool zone_aware;       /* time_zone_aware_attributes: a TimeWithZone in Time.zone */
+    bool time_of_day;      /* and then moved to 2000-01-01 there (ActiveRecord 8's time columns) */
     int16_t scale;         /* decimal: digits kept after the point, -1: all */
     VALUE labels;
 } jt_db_cast;

@@ -183,13 +183,57 @@ JT_INLINE bool cast_utc(const jt_db_context *c, const jt_db_cast *cast)
     return cast->timezone >= 0 ? cast->timezone == 1 : c->default_utc;
 }
 
+#define Y2K INT64_C(946684800) /* 2000-01-01 00:00:00 UTC */
+#define DAY INT64_C(86400)
+
+/* ActiveRecord 8's zone aware time column: in_time_zone, then
+ * change(year: 2000, month: 1, day: 1), the same wall clock time in
+ * Time.zone on 2000-01-01 at the zone's offset there. The instant of that
+ * wall clock time is taken only where the zone keeps one offset for two
+ * days around it: no other instant can show it, so TimeWithZone's choice
+ * between periods (a repeated or skipped hour) does not arise; anything
+ * else is left to Ruby. */
+static bool time_of_day_in_zone(jt_gen *g, jt_db_context *c, int64_t secs, int64_t *moved)
+{
+    const struct jt_db_period *p = zone_period(g, c, secs);
+    if (!p) return false;
+    int64_t local = secs + p->offset;
+    int64_t wall = Y2K + ((local % DAY) + DAY) % DAY;
+    /* A guess: the offset at the wall clock time read as UTC. */
+    p = zone_period(g, c, wall);
+    if (!p) return false;
+    int64_t instant = wall - p->offset;
+    p = zone_period(g, c, instant);
+    if (!p || instant + p->offset != wall || !(p->from <= instant - 2 * DAY && instant + 2 * DAY < p->to)) return false;
+    *moved = instant;
+    return true;
+}
+
 /* A Time (a UTC or local one, as the cast made it) after the time zone
- * conversion of a zone aware attribute: in_time_zone, or the Time itself
- * when Time.zone is nil. */
+ * conversion of a zone aware attribute: in_time_zone (and the move to
+ * 2000-01-01 of ActiveRecord 8's time columns), or the Time itself when
+ * Time.zone is nil. */
 static bool write_cast_time(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, int64_t secs, long nsec,
                             enum presentation show, long offset)
 {
-    if (cast->zone_aware && !NIL_P(c->zone)) show = SHOW_ZONE;
+    if (cast->zone_aware && !NIL_P(c->zone)) {
+        show = SHOW_ZONE;
+        if (cast->time_of_day && !time_of_day_in_zone(g, c, secs, &secs)) return false;
+    } else if (cast->time_of_day) {
+        /* Without Time.zone the Time itself is moved (Time#change): a no-op
+         * when it shows 2000-01-01 already, what the cast of a time of day
+         * gives; any other day is left to Ruby. */
+        long shown = offset;
+        if (show == SHOW_UTC) {
+            shown = 0;
+        } else if (show == SHOW_LOCAL) {
+            const struct jt_db_period *p = local_period(g, c, secs);
+            if (!p) return false;
+            shown = p->offset;
+        }
+        int64_t local = secs + shown;
+        if (local < Y2K || local >= Y2K + DAY) return false;
+    }
     return write_instant(g, c, secs, nsec, show, offset);
 }
 

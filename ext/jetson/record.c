@@ -86,6 +86,20 @@ static bool plan_keeps(struct jt_record_plan *plan, VALUE name, VALUE sti_column
     return keep;
 }
 
+/* The attribute only[k] names (its index in names), or -1 when there is
+ * none or an earlier name of only is the same (Array#& keeps the first). */
+static long only_index(VALUE only, long k, const VALUE *names, long count)
+{
+    VALUE name = RARRAY_AREF(only, k);
+    for (long j = 0; j < k; j++) {
+        if (jt_same_string(RARRAY_AREF(only, j), name)) return -1;
+    }
+    for (long i = 0; i < count; i++) {
+        if (jt_same_string(names[i], name)) return i;
+    }
+    return -1;
+}
+
 /* serializable_add_includes' normalisation: [[association, options], ...]. */
 static VALUE include_pairs(VALUE includes)
 {
@@ -205,12 +219,26 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
         if (names_include(row.names, row.count, extra) && plan_keeps(plan, extra, sti_column)) return false;
     }
 
+    bool only_ordered = !NIL_P(plan->only) && jt_attribute_only_ordered(g->attribute_access, CLASS_OF(record));
+
     jt_enter_container(g);
     jt_buffer_push(g->buf, '{');
     bool first = true;
     uint32_t epoch = g->key_epoch;
+    if (only_ordered) {
+        /* only & attribute_names: only's names once each, in its order. */
+        for (long k = 0; k < RARRAY_LEN(plan->only); k++) {
+            long i = only_index(plan->only, k, row.names, row.count);
+            if (i < 0) continue;
+            if (from_set) {
+                gen_attribute(g, &first, record, &row, i, g->key_epoch == epoch);
+            } else {
+                gen_sent_pair(g, &first, record, row.names[i]);
+            }
+        }
+    }
     /* Attribute names are an attribute set's keys: each comes once. */
-    for (long i = 0; i < row.count; i++) {
+    for (long i = 0; !only_ordered && i < row.count; i++) {
         VALUE name = row.names[i];
         if (!plan_keeps(plan, name, sti_column)) continue;
         if (from_set) {

@@ -263,7 +263,10 @@ module Jetson
       # The native encoder reads a record's attributes from ActiveModel's
       # attribute set (ext/jetson/attribute_set.c) only while the methods it
       # stands in for are the stock ones:
-      # [LazyAttributeSet, Attribute::Uninitialized], or nil.
+      # [LazyAttributeSet, Attribute::Uninitialized, IndexedRow or nil], or
+      # nil. From ActiveRecord 8.0 on, a loaded record's raw values are an
+      # ActiveRecord::Result::IndexedRow (a Hash before): read natively while
+      # the methods the set calls on it are ActiveRecord's.
       # @api private
       def attribute_set_classes
         return nil unless defined?(::ActiveModel::LazyAttributeSet) && defined?(::ActiveModel::Attribute)
@@ -274,14 +277,30 @@ module Jetson
         methods = [set.instance_method(:keys), set.instance_method(:fetch_value), set.instance_method(:[])]
         return nil unless methods.all? { |method| stock_definition?(method) }
 
-        [set, ::ActiveModel::Attribute.const_get(:Uninitialized, false)]
+        [set, ::ActiveModel::Attribute.const_get(:Uninitialized, false), indexed_row_class]
+      end
+
+      INDEXED_ROW_METHODS = %i[keys each_key key? fetch].freeze
+      private_constant :INDEXED_ROW_METHODS
+
+      # @api private
+      def indexed_row_class
+        return nil unless defined?(::ActiveRecord::Result::IndexedRow)
+
+        row = ::ActiveRecord::Result::IndexedRow
+        row if INDEXED_ROW_METHODS.all? { |name| stock_definition?(row.instance_method(name)) }
+      rescue NameError
+        nil
       end
 
       # @api private
       def attribute_set_methods
         return [] unless defined?(::ActiveModel::LazyAttributeSet)
 
-        %i[keys fetch_value []].map { [::ActiveModel::LazyAttributeSet, _1] }
+        methods = %i[keys fetch_value []].map { [::ActiveModel::LazyAttributeSet, _1] }
+        return methods unless defined?(::ActiveRecord::Result::IndexedRow)
+
+        methods + INDEXED_ROW_METHODS.map { [::ActiveRecord::Result::IndexedRow, _1] }
       end
 
       # Once per class and call: whether an attribute of this class is

@@ -3,6 +3,7 @@
 require "test_helper"
 require "jetson/rails"
 require "support/blog_models"
+require "support/native_read_checks"
 
 # Jetson reads a record's attributes from ActiveModel's attribute set
 # (ext/jetson/attribute_set.c) where ActiveRecord's own methods would have
@@ -13,6 +14,7 @@ require "support/blog_models"
 # encoder gets its own freshly loaded records unless the test says
 # otherwise, so Jetson also meets records the stock encoder has not touched.
 class AttributeSetTest < Minitest::Test
+  include NativeReadChecks
   STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
 
   OPTIONS = [nil, { only: [:id, :body] }, { except: :updated_at }, { only: "body", methods: :commenter_names },
@@ -150,6 +152,27 @@ class AttributeSetTest < Minitest::Test
     coded.delete_all
     3.times { |i| coded.create!(code: "c#{i}", id: 100 + i, label: "label #{i}") }
     assert_same_json("primary key code", -> { coded.order(:code).to_a }, [nil, { only: [:id, :code] }])
+  end
+
+  # A loaded record's raw values are the query's row: from ActiveRecord 8.0
+  # an ActiveRecord::Result::IndexedRow (the query's column indexes and the
+  # row's Array), in 7.2 a Hash. A record instantiated from a Hash of
+  # database values holds that Hash on every version. Both are read
+  # natively: the same bytes, every value left uncast, no object per record.
+  def test_raw_values_as_the_querys_row_and_as_a_hash
+    rows = Post.connection.select_all(Post.order(:id).to_sql).to_a
+    assert_equal 6, rows.size
+    loads = { "loaded" => -> { Post.order(:id).to_a }, "instantiated" => -> { rows.map { Post.instantiate(_1) } } }
+    loads.each do |label, load|
+      assert_same_json(label, load, [nil, { only: %w[updated_at body id] }])
+      records = load.call
+      encode_with(Jetson::RailsEncoder) do
+        records.to_json # plans and descriptors, made once
+        per_record = (allocations { records.to_json } - allocations { records.first(2).to_json }) / 4.0
+        assert_operator per_record, :<=, 0.5, "#{label}: #{per_record} objects per record: read through the readers?"
+      end
+      assert records.all? { |r| Post.column_names.all? { |c| uncast?(r, c) } }, "#{label}: a value was cast"
+    end
   end
 
   def test_records_not_from_the_database

@@ -111,7 +111,9 @@ module RecordMatrix
 
   SAMPLE_OPTIONS = [nil, { only: %i[id at6 day data clock] }, { except: %i[body notes prefs] },
                     { methods: %i[twice old_name color] }, { only: [:status, :kind, "price", :amount] },
-                    { root: true, only: :id }].freeze
+                    { root: true, only: :id },
+                    # only:'s order against the columns', a name twice, one no attribute has
+                    { only: [:title, "id", :title, :nope, :day], methods: :twice }].freeze
 
   # name => [lambda(models) building the value anew, option sets]
   QUERIES = {
@@ -141,12 +143,15 @@ module RecordMatrix
     "read first" => [lambda { |m|
       m[:sample].order(:id).to_a.each_with_index { |s, i| s.public_send(%i[at6 day price data status][i % 5]) }
     }, [nil]],
-    "sti" => [->(m) { m[:article].order(:id) }, [nil, { only: %i[id type title published_at] }, { methods: :shouting_title }]],
+    "sti" => [->(m) { m[:article].order(:id) },
+              [nil, { only: %i[id type title published_at] }, { only: %i[published_at type id] },
+               { methods: :shouting_title }]],
     "sti subclass" => [->(m) { m[:news].order(:id).to_a }, [nil]],
     "include" => [->(m) { m[:author].includes(articles: :comments).order(:id) },
                   [{ include: { articles: { include: :comments, except: :body } } }, { include: :first_article }]],
     "belongs_to" => [->(m) { m[:comment].includes(article: :author).order(:id) },
-                     [{ include: { article: { only: %i[id title], include: :author } } }]],
+                     [{ include: { article: { only: %i[id title], include: :author } } },
+                      { only: %i[body id], include: { article: { only: %i[title id] } } }]],
     "proxies" => [->(m) { m[:author].includes(:articles).order(:id).to_a.map(&:articles) }, [nil, { only: :id }]],
     "proxies to_a" => [->(m) { m[:article].includes(:comments).order(:id).to_a.map { |a| a.comments.to_a } }, [nil]],
     "unloaded proxy" => [->(m) { m[:author].order(:id).first.articles }, [nil]],

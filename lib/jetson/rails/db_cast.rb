@@ -107,7 +107,9 @@ module Jetson
       DESCRIPTORS_MAX = 10_000
 
       class << self
-        # [kind, seconds precision or -1, decimal scale or nil, time zone aware,
+        # [kind, seconds precision or -1, decimal scale or nil, time zone aware
+        # (false, true, or :time_of_day for a time column whose value
+        # ActiveRecord moves to 2000-01-01 in Time.zone: see zone_time_rule),
         # timezone (:utc, :local, or nil for ActiveRecord.default_timezone),
         # enum labels (Hash of database value => label) or nil, enum subkind,
         # the type], or NONE. Made once per type object.
@@ -272,6 +274,13 @@ module Jetson
           return nil unless kind
           return nil if zone_aware && ![KIND_DATETIME, KIND_TIME, KIND_TIMESTAMPTZ].include?(kind)
 
+          if zone_aware && kind == KIND_TIME
+            rule = zone_time_rule
+            return nil unless rule
+
+            zone_aware = :time_of_day if rule == :time_of_day
+          end
+
           scale = nil
           if kind == KIND_DECIMAL
             scale = type.scale
@@ -314,6 +323,34 @@ module Jetson
             labels[value.frozen? ? value : value.dup.freeze] = label unless labels.key?(value)
           end
           [KIND_ENUM, -1, nil, false, nil, labels.freeze, subkind]
+        end
+
+        # What the loaded ActiveRecord's time zone conversion makes of a time
+        # column's value, found once by deserializing one: :in_zone (7.2:
+        # in_time_zone, so 05:00 UTC is 1999-12-31 19:00 in Hawaii),
+        # :time_of_day (8.0 on: then change(year: 2000, month: 1, day: 1),
+        # 2000-01-01 19:00), or nil for anything else (zone aware time columns
+        # are then left to their readers).
+        def zone_time_rule
+          return @zone_time_rule if defined?(@zone_time_rule)
+
+          @zone_time_rule = probe_zone_time
+        end
+
+        def probe_zone_time
+          converter = ::ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter
+          type = converter.new(::ActiveRecord::Type::Time.new(timezone: :utc))
+          time = ::Time.use_zone("Hawaii") { type.deserialize("05:00:00.5") }
+          return nil unless time.instance_of?(::ActiveSupport::TimeWithZone) && time.utc_offset == -36_000
+
+          shown = [time.year, time.month, time.day, time.hour, time.min, time.sec, time.nsec]
+          if shown == [1999, 12, 31, 19, 0, 0, 500_000_000]
+            :in_zone
+          elsif shown == [2000, 1, 1, 19, 0, 0, 500_000_000]
+            :time_of_day
+          end
+        rescue StandardError
+          nil
         end
 
         def stock_converter?

@@ -16,10 +16,11 @@ module Jetson
     # @api private
     module RecordPlan
       # The native reader's view of a plan: [attribute_types, readers,
-      # inheritance column or nil, casts], readers mapping each attribute name
-      # whose reader is ActiveRecord's to READER_GENERATED or
+      # inheritance column or nil, casts, only_ordered], readers mapping each
+      # attribute name whose reader is ActiveRecord's to READER_GENERATED or
       # READER_PRIMARY_KEY, casts each attribute name to the descriptor of its
-      # type (DbCast.descriptor).
+      # type (DbCast.descriptor), only_ordered whether serializable_hash
+      # orders `only:`'s keys as `only:` lists them (see only_ordered?).
       READER_GENERATED = 1
       READER_PRIMARY_KEY = 2
       # Added when the reader is public (public_send may call it: extract!).
@@ -37,6 +38,7 @@ module Jetson
 
       @plans = {}
       @lock = Mutex.new
+      @only_ordered = nil
 
       class << self
         # The native plan of klass (see above), or nil when its records go
@@ -92,6 +94,26 @@ module Jetson
           end
         end
 
+        # Whether the loaded ActiveModel's serializable_hash orders the keys
+        # `only:` keeps as `only:` lists them (ActiveModel 8.0 on:
+        # `Array(only).map(&:to_s) & attribute_names`) rather than in
+        # attribute order (7.2: `attribute_names &= ...`). Asked of
+        # ActiveModel::Serialization itself, once: a record's plan is made
+        # only while its serializable_hash is that stock one.
+        def only_ordered?
+          return @only_ordered unless @only_ordered.nil?
+
+          # Two attributes, a then b, serialized by ActiveModel's own method.
+          probe = Class.new do
+            include ::ActiveModel::Serialization
+
+            def attributes = { "a" => nil, "b" => nil }
+            def a = 1
+            def b = 2
+          end
+          @only_ordered = probe.new.serializable_hash(only: %w[b a]).keys == %w[b a]
+        end
+
         # The cast descriptor of a type the plan does not hold (a column a
         # query adds: find_by_sql, select with an alias).
         def descriptor(type)
@@ -139,11 +161,17 @@ module Jetson
             methods << [name, klass.instance_method(name)]
           end
           sti = klass._has_attribute?(klass.inheritance_column) ? klass.inheritance_column.to_s.dup.freeze : nil
-          Plan.new([types, readers.freeze, sti, casts.freeze].freeze, types, methods.freeze)
+          Plan.new([types, readers.freeze, sti, casts.freeze, only_ordered?].freeze, types, methods.freeze)
         rescue ::ActiveRecord::ActiveRecordError, NameError
           nil
         end
       end
     end
+
+    # only_ordered?'s probe defines a class, which moves Jetson::MethodWatch's
+    # counts: every kept answer is then asked for again on the next call.
+    # Made when ActiveRecord::Base loads (an app's boot), not in the middle
+    # of the first encoding.
+    ::ActiveSupport.on_load(:active_record) { RecordPlan.only_ordered? }
   end
 end
