@@ -781,9 +781,12 @@ static void gen_bignum(jt_gen *g, VALUE obj)
 
 static void gen_float(jt_gen *g, VALUE obj)
 {
-    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
-        jt_rails_float(g, obj);
-        return;
+    if (RB_UNLIKELY(g->rails)) {
+        if (jt_rails_jsonify(g)) {
+            jt_rails_float(g, obj);
+            return;
+        }
+        if (jt_rails_coder_float(g, obj)) return;
     }
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(isnan(value) || isinf(value))) {
@@ -1033,7 +1036,6 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
         g.escape_mode = JT_ESCAPE_BASIC | (rails->escape_js ? JT_ESCAPE_JS_SEPARATORS : 0) |
                         (rails->escape_html ? JT_ESCAPE_HTML : 0);
     }
-    g.rails_top_pending = rails && rails->top_as_given && rails->options != Qundef;
     g.vstate = Qfalse;
     g.profile_count = 0;
     g.key_cache = NULL;

@@ -81,9 +81,6 @@ typedef struct jt_gen {
      * every Hash key into a String, or the pass after it (Qundef), which
      * keeps String and Symbol keys and calls as_json without options. */
     VALUE as_json_options;
-    /* Rails mode: the top-level as_json call still to come gets the options
-     * as given (ActiveSupport 8.0 and later freeze them; see top_as_given). */
-    bool rails_top_pending;
     /* Rails mode: serializable_hash options already worked out (gen_rails_record). */
     struct jt_record_plan *record_plans; /* JT_RECORD_PLANS entries on the stack */
     int record_plan_count;
@@ -223,6 +220,7 @@ void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options);
 bool jt_rails_deferrable_error(VALUE error);
 void jt_rails_coder_subtree(jt_gen *g, VALUE value);
 bool jt_rails_coder_native(jt_gen *g, VALUE obj);
+bool jt_rails_coder_float(jt_gen *g, VALUE obj);
 bool jt_rails_fragment(jt_gen *g, VALUE obj, VALUE klass);
 
 /* record.c: ActiveRecord records and relations */

@@ -126,5 +126,5 @@ void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags)
     settings->coder = (bits & JT_RAILS_FLAG_CODER) != 0;
     settings->fragments = (bits & JT_RAILS_FLAG_FRAGMENTS) != 0;
     settings->unlimited_nesting = (bits & JT_RAILS_FLAG_UNLIMITED_NESTING) != 0;
-    settings->top_as_given = (bits & JT_RAILS_FLAG_TOP_AS_GIVEN) != 0;
+    settings->frozen_options = (bits & JT_RAILS_FLAG_FROZEN_OPTIONS) != 0;
 }

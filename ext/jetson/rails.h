@@ -24,7 +24,7 @@ typedef struct jt_rails_settings {
     bool coder;             /* JSONGemCoderEncoder: the json gem's Coder walks after as_json(options) */
     bool fragments;         /* JSONGemEncoder 8.1: a JSON::Fragment is pasted, not as_json'd */
     bool unlimited_nesting; /* JSONGemEncoder 8.0: generate(..., max_nesting: false) */
-    bool top_as_given;      /* the top-level as_json gets `options` itself (frozen by the caller) */
+    bool frozen_options;      /* as_json gets options frozen (8.0+), the same Hash once it is */
 } jt_rails_settings;
 
 /* Jetson.rails_generate's flags argument (lib/jetson/rails/encoding_rules.rb). */
@@ -33,7 +33,7 @@ enum {
     JT_RAILS_FLAG_CODER = 2,
     JT_RAILS_FLAG_FRAGMENTS = 4,
     JT_RAILS_FLAG_UNLIMITED_NESTING = 8,
-    JT_RAILS_FLAG_TOP_AS_GIVEN = 16,
+    JT_RAILS_FLAG_FROZEN_OPTIONS = 16,
 };
 
 /* What ActiveSupport's as_json does for a class, where Jetson knows it. */

@@ -13,6 +13,7 @@
  * the result of a pass. */
 
 #include "generator_internal.h"
+#include <math.h>
 
 /* The Coder walks a pass's result only once the whole pass is done: every
  * as_json(options) call comes before any error the Coder meets, and the
@@ -84,6 +85,25 @@ bool jt_rails_coder_native(jt_gen *g, VALUE obj)
     if (p->rails_kind == JT_RAILS_MODEL && jt_record_model(g, obj, p)) return true;
     if (p->rails_kind == JT_RAILS_RELATION && jt_record_relation(g, obj)) return true;
     return false;
+}
+
+/* The Coder meets NaN or an Infinity: its block gives Float#as_json's nil,
+ * one level deeper (the json gem counts the replacement's level). true:
+ * written; false: a finite Float, or a Float#as_json of the app's, for the
+ * json gem's walk (generator.c). */
+bool jt_rails_coder_float(jt_gen *g, VALUE obj)
+{
+    double value = RFLOAT_VALUE(obj);
+    if (!isnan(value) && !isinf(value)) return false;
+    if (RB_UNLIKELY(g->rails_float_stock < 0)) {
+        jt_before_ruby(g);
+        g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
+    }
+    if (!g->rails_float_stock) return false;
+    jt_enter_container(g);
+    jt_buffer_append(g->buf, "null", 4);
+    g->depth--;
+    return true;
 }
 
 /* Appends JSON text as ActiveSupport's escaping leaves it: its gsub runs

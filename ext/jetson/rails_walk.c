@@ -25,10 +25,9 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
     jt_before_ruby(g);
     VALUE options = g->as_json_options;
     if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
-    if (g->rails_top_pending && g->depth == 0) {
-        /* The encoder's own call, on the value it was given: 8.0 and later
-         * pass their options frozen (the caller froze them). */
-        g->rails_top_pending = false;
+    if (g->rails->frozen_options) {
+        /* 8.0 and later: frozen, and handed on as it is once it is. */
+        if (!OBJ_FROZEN(options)) options = rb_obj_freeze(rb_hash_dup(options));
         return rb_funcall(obj, jt.id_as_json, 1, options);
     }
     return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */

@@ -433,9 +433,14 @@ module Jetson
       encoder = Rails.reference_encoder
       # What the options mean under the reference encoder, settled once.
       @rules = rules = Rails::EncodingRules.instance_rules(encoder, options) unless rules&.first.equal?(encoder)
-      flags, escape_html = Rails::EncodingRules.call_flags(rules)
+      _, flags, as_json_options, escape, escape_html = rules
+      # The settings of the moment: HTML entities (unless the call says),
+      # the separators, nothing at all under escape: false.
+      escape_html = settings.escape_html_entities_in_json if escape_html.nil?
+      escape_html &&= escape
+      flags |= Rails::EncodingRules::FLAG_ESCAPE_JS if escape && Rails::EncodingRules.escape_js?
       # The options go to the top-level as_json (done natively), as in ActiveSupport.
-      Jetson.rails_generate(value, rules[2], escape_html, settings.use_standard_json_time_format,
+      Jetson.rails_generate(value, as_json_options, escape_html, settings.use_standard_json_time_format,
                             settings.time_precision, Rails::CLASSES, Rails.active_model, flags,
                             Rails::EncodingRules.coder_proc)
     rescue Jetson::NestingError, Jetson::GeneratorError => e

@@ -24,7 +24,7 @@ module Jetson
       FLAG_CODER = 2
       FLAG_FRAGMENTS = 4
       FLAG_UNLIMITED_NESTING = 8
-      FLAG_TOP_AS_GIVEN = 16
+      FLAG_FROZEN_OPTIONS = 16
 
       # An object whose as_json reports the options it is given and stops the
       # encoder there (nothing is generated).
@@ -84,7 +84,8 @@ module Jetson
         end
 
         # JSONGemEncoder's top-level as_json gets its options frozen (8.0 and
-        # later) rather than a plain copy (7.2).
+        # later) rather than a plain copy (7.2); Hash#as_json and
+        # Array#as_json of the same versions hand that frozen Hash on.
         def freezes_options?
           return @freezes_options if defined?(@freezes_options)
 
@@ -151,26 +152,17 @@ module Jetson
           escape = coder || escape_option? ? options.fetch(:escape, true) : true
           html = options.fetch(:escape_html_entities, nil) if coder || per_call_escape_html?
           if coder
-            flags = FLAG_CODER | FLAG_TOP_AS_GIVEN
+            flags = FLAG_CODER | FLAG_FROZEN_OPTIONS
             as_json_options = options.except(:escape).freeze
           else
             flags = (gem_keeps_fragments? ? FLAG_FRAGMENTS : 0) | (unlimited_nesting? ? FLAG_UNLIMITED_NESTING : 0)
             as_json_options = options
             if freezes_options?
-              flags |= FLAG_TOP_AS_GIVEN
+              flags |= FLAG_FROZEN_OPTIONS
               as_json_options = options.dup.freeze unless options.empty?
             end
           end
           [encoder, flags, as_json_options, escape ? true : false, html].freeze
-        end
-
-        # The flags and escape_html argument of one call under those rules,
-        # with the settings of the moment.
-        def call_flags(rules)
-          _, flags, _, escape, html = rules
-          html = settings.escape_html_entities_in_json if html.nil?
-          flags |= FLAG_ESCAPE_JS if escape && escape_js?
-          [flags, escape && html ? true : false]
         end
 
         private
