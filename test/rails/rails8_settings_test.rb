@@ -4,6 +4,7 @@ require "test_helper"
 require "jetson/rails"
 require "support/rails_graph"
 require "support/rails_oracle"
+require "support/differential"
 require "support/native_read_checks"
 require "support/subprocess"
 require "open3"
@@ -140,6 +141,10 @@ class Rails8SettingsTest < Minitest::Test
   def assert_same_outcome(value, options, label)
     stock = outcome(RailsOracle.stock, value, options)
     jetson = outcome(Jetson::RailsEncoder, value, options)
+    # Float digits are the documented difference (docs/rails.md): outputs
+    # that differ only there must parse to the same Floats.
+    return pass if stock[0] == :ok && jetson[0] == :ok && Differential.float_only_difference(stock[1], jetson[1])
+
     assert_equal stock, jetson, "#{label}: encode(#{value.inspect[0, 300]}, #{options.inspect})"
   end
 

@@ -22,7 +22,12 @@ class RailtieTest < Minitest::Test
     App.initialize!
     puts ActiveSupport.json_encoder
     doc = { "at" => Time.utc(2024, 5, 6), "html" => "<b>" }
-    puts doc.to_json
+    # (ActiveSupport 8.0's own encoder raises under json 3: see RailsOracle.)
+    puts(begin
+      doc.to_json
+    rescue ArgumentError => e
+      "to_json raised \#{e.message}"
+    end)
     puts RailsOracle.stock(Jetson::Rails.reference_encoder).new.encode(doc)
   RUBY
 
