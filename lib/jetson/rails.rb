@@ -402,11 +402,15 @@ module Jetson
   end
 
   # A drop-in for ActiveSupport's JSON encoder (ActiveSupport.json_encoder=):
-  # `new(options)` and `#encode(value)`, with the bytes of the stock encoder of
-  # the loaded ActiveSupport. Holds only its options, so one instance can be
-  # cached and shared between threads. ActiveSupport's settings
-  # (escape_html_entities_in_json, use_standard_json_time_format,
-  # time_precision) are read on every call.
+  # `new(options)` and `#encode(value)`, with the bytes of the loaded
+  # ActiveSupport's encoder named by {Jetson::Rails.reference_encoder} (8.1:
+  # JSONGemCoderEncoder by default). Holds only its options (and what they
+  # mean, settled on first use), so one instance can be cached and shared
+  # between threads. ActiveSupport's settings (escape_html_entities_in_json,
+  # escape_js_separators_in_json, use_standard_json_time_format,
+  # time_precision) are read on every call, and every combination of them
+  # and of the per-call escape: and escape_html_entities: options is written
+  # natively.
   #
   # @example
   #   ActiveSupport.json_encoder = Jetson::RailsEncoder  # what Jetson::Rails.install! does
