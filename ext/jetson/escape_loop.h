@@ -146,8 +146,15 @@ static char *JT_ESCAPE_NAME(escape_rails_html)(char *dst, const unsigned char *p
     return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML);
 }
 
+/* escape_js_separators_in_json = false (ActiveSupport 8.1) with HTML entities. */
+static char *JT_ESCAPE_NAME(escape_rails_html_only)(char *dst, const unsigned char *p, const unsigned char *end)
+{
+    return JT_ESCAPE_NAME(escape_into)(dst, p, end, JT_ESCAPE_BASIC | JT_ESCAPE_HTML);
+}
+
 /* Indexed by mode >> 1 (JT_ESCAPE_BASIC is always set); the json gem's four
- * combinations and ActiveSupport's two. */
+ * combinations and ActiveSupport's three (its fourth, nothing escaped, is
+ * the json gem's basic one). */
 static escape_fn *const JT_ESCAPE_NAME(escape_by_mode)[JT_ESCAPE_MODES + 1] = {
     [0] = JT_ESCAPE_NAME(escape_basic),
     [JT_ESCAPE_SCRIPT_SAFE >> 1] = JT_ESCAPE_NAME(escape_script_safe),
@@ -155,4 +162,5 @@ static escape_fn *const JT_ESCAPE_NAME(escape_by_mode)[JT_ESCAPE_MODES + 1] = {
     [(JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_ASCII_ONLY) >> 1] = JT_ESCAPE_NAME(escape_ascii_script_safe),
     [JT_ESCAPE_JS_SEPARATORS >> 1] = JT_ESCAPE_NAME(escape_rails),
     [(JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML) >> 1] = JT_ESCAPE_NAME(escape_rails_html),
+    [JT_ESCAPE_HTML >> 1] = JT_ESCAPE_NAME(escape_rails_html_only),
 };

@@ -124,7 +124,7 @@ void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
         write_ready_string(g, str);
         return;
     }
-    if (RB_UNLIKELY(g->rails)) {
+    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
         jt_rails_string(g, str);
         return;
     }
@@ -207,7 +207,7 @@ VALUE jt_nesting_error(long refused)
 long jt_enter_deep_container(jt_gen *g, long depth)
 {
     if (g->cfg->max_nesting && depth > g->cfg->max_nesting) {
-        if (g->rails) {
+        if (jt_rails_jsonify(g)) {
             /* ActiveSupport calls every as_json before the json gem counts
              * nesting: errors from as_json come first, and a cycle ends in
              * SystemStackError (below), so the walk goes on. */
@@ -240,7 +240,7 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
      * json gem, known once the pairs are through (see jt_rails_hash_pairs);
      * under json 3 a duplicate is an error, met by the json gem here, at the
      * first key of another type, after every as_json (so it is deferred). */
-    if (it->g->rails) {
+    if (jt_rails_jsonify(it->g)) {
         if (jt.json3) jt_rails_check_duplicate_keys(it->g, it->hash);
         return;
     }
@@ -306,7 +306,7 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
     }
 
     if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
-        if (g->rails) {
+        if (jt_rails_jsonify(g)) {
             jt_rails_string(g, key_str);
             return;
         }
@@ -605,7 +605,7 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     }
 
     jt_buffer_push(g->buf, '{');
-    if (RB_UNLIKELY(g->rails)) {
+    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
         jt_rails_hash_pairs(g, hash);
     } else {
         struct hash_iter it = { .g = g, .hash = hash, .first = true };
@@ -782,8 +782,11 @@ static void gen_bignum(jt_gen *g, VALUE obj)
 static void gen_float(jt_gen *g, VALUE obj)
 {
     if (RB_UNLIKELY(g->rails)) {
-        jt_rails_float(g, obj);
-        return;
+        if (jt_rails_jsonify(g)) {
+            jt_rails_float(g, obj);
+            return;
+        }
+        if (jt_rails_coder_float(g, obj)) return;
     }
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(isnan(value) || isinf(value))) {
@@ -876,7 +879,7 @@ again:
                     write_ready_string(g, obj);
                     return;
                 }
-                if (g->rails) {
+                if (jt_rails_jsonify(g)) {
                     jt_rails_string(g, obj);
                     return;
                 }
@@ -902,7 +905,11 @@ again:
             case T_SYMBOL:
                 goto symbol;
             case T_STRUCT:
-                if (g->rails) goto general; /* ActiveSupport encodes a Fragment as a Struct */
+                if (g->rails) {
+                    /* ActiveSupport before 8.1 encodes a Fragment as a Struct */
+                    if (jt_rails_fragment(g, obj, klass)) return;
+                    goto general;
+                }
                 jt_before_ruby(g); /* a constant lookup may autoload */
                 if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
                     gen_fragment(g, obj);
@@ -928,8 +935,12 @@ symbol:
 
 general:
     if (g->rails) {
-        jt_rails_object(g, obj);
-        return;
+        if (!jt_coder_walk(g)) {
+            jt_rails_object(g, obj);
+            return;
+        }
+        /* The Coder's block, unless ActiveSupport's as_json is known. */
+        if (!as_json_called && jt_rails_coder_native(g, obj)) return;
     }
     if (g->cfg->strict) {
         if (RTEST(g->cfg->as_json) && !as_json_called) {
@@ -1021,7 +1032,10 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     jt_attribute_access attribute_access;
     g.attribute_access = &attribute_access;
     if (rails) jt_attribute_access_init(&attribute_access, rails->helper);
-    if (rails) g.escape_mode = JT_ESCAPE_BASIC | JT_ESCAPE_JS_SEPARATORS | (rails->escape_html ? JT_ESCAPE_HTML : 0);
+    if (rails) {
+        g.escape_mode = JT_ESCAPE_BASIC | (rails->escape_js ? JT_ESCAPE_JS_SEPARATORS : 0) |
+                        (rails->escape_html ? JT_ESCAPE_HTML : 0);
+    }
     g.vstate = Qfalse;
     g.profile_count = 0;
     g.key_cache = NULL;
@@ -1057,16 +1071,36 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
     return generate(obj, cfg, io, NULL, NULL);
 }
 
+/* The json gem's configuration under the app's ActiveSupport encoder:
+ * JSON.generate's defaults, without a nesting limit for 8.0's JSONGemEncoder
+ * (max_nesting: false), and the Coder's strict walk with its block. */
+static void rails_config(jt_config *cfg, const jt_rails_settings *rails, VALUE coder_proc)
+{
+    jt_config_init(cfg);
+    if (rails->unlimited_nesting) cfg->max_nesting = 0;
+    if (rails->coder) {
+        cfg->strict = true;
+        cfg->as_json = coder_proc;
+    }
+}
+
 VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails)
 {
+    return jt_generate_rails_coder(obj, rails, Qfalse);
+}
+
+VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc)
+{
     jt_config cfg;
-    jt_config_init(&cfg);
-    return generate(obj, &cfg, Qnil, rails, NULL);
+    rails_config(&cfg, rails, coder_proc);
+    VALUE result = generate(obj, &cfg, Qnil, rails, NULL);
+    RB_GC_GUARD(coder_proc);
+    return result;
 }
 
 VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails)
 {
     jt_config cfg;
-    jt_config_init(&cfg);
+    rails_config(&cfg, rails, Qfalse);
     return generate(data, &cfg, Qnil, rails, write);
 }

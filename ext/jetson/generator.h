@@ -11,6 +11,10 @@ VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io);
 /* What ActiveSupport::JSON.encode(obj) returns with the stock encoder (its
  * as_json pass, the json gem, then its escaping), in one pass. */
 VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails);
+/* The same with JSONGemCoderEncoder's conversion Proc (Qfalse for the other
+ * encoders): the json gem's strict walk, with it as as_json, where that
+ * encoder's Coder walks. */
+VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc);
 
 /* The same, for a document that is not a Ruby value (Jetson::Builder's
  * tree): `write` writes it into the prepared context, calling jt_gen_value

@@ -158,6 +158,20 @@ JT_INLINE bool jt_in_as_json_pass(const jt_gen *g)
     return g->as_json_options != Qundef;
 }
 
+/* Rails mode where JSONGemCoderEncoder's Coder walks (outside as_json(options)
+ * passes): the json gem's strict walk, cfg->as_json being the Coder's block. */
+JT_INLINE bool jt_coder_walk(const jt_gen *g)
+{
+    return g->rails && g->rails->coder && !jt_in_as_json_pass(g);
+}
+
+/* Rails mode where ActiveSupport's own rules apply: everywhere under
+ * JSONGemEncoder, in as_json(options) passes under the Coder encoder. */
+JT_INLINE bool jt_rails_jsonify(const jt_gen *g)
+{
+    return g->rails && !(g->rails->coder && !jt_in_as_json_pass(g));
+}
+
 /* generator.c */
 void jt_gen_value(jt_gen *g, VALUE obj);
 void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called);
@@ -202,6 +216,12 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj);
 /* Walks value in the given pass (see as_json_options), then returns to the
  * current one. */
 void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options);
+/* rails_coder.c: JSONGemCoderEncoder's side (see there) */
+bool jt_rails_deferrable_error(VALUE error);
+void jt_rails_coder_subtree(jt_gen *g, VALUE value);
+bool jt_rails_coder_native(jt_gen *g, VALUE obj);
+bool jt_rails_coder_float(jt_gen *g, VALUE obj);
+bool jt_rails_fragment(jt_gen *g, VALUE obj, VALUE klass);
 
 /* record.c: ActiveRecord records and relations */
 /* ActiveModel's as_json: serializable_hash(options).as_json, wrapped in a

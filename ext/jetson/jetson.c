@@ -61,21 +61,28 @@ static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
 }
 
 /* Jetson.rails_generate(value, options, escape_html, standard_time, precision,
- * classes, active_model): the engine of Jetson::RailsEncoder, which reads
- * ActiveSupport's settings on every call and passes them here. options: the
- * encoder's options Hash, or nil; classes is [helper, TimeWithZone, Date,
- * DateTime, BigDecimal] (each may be nil); active_model: ActiveModel::Serializers::JSON
- * once loaded, else nil. */
+ * classes, active_model[, flags, coder_proc]): the engine of
+ * Jetson::RailsEncoder, which reads ActiveSupport's settings on every call
+ * and passes them here. options: the encoder's options Hash, or nil; classes
+ * is [helper, TimeWithZone, Date, DateTime, BigDecimal] (each may be nil);
+ * active_model: ActiveModel::Serializers::JSON once loaded, else nil; flags:
+ * JT_RAILS_FLAG_* (what the ActiveSupport version and encoder do); coder_proc:
+ * JSONGemCoderEncoder's conversion block, called where that encoder's Coder
+ * would call it. */
 static VALUE jetson_rails_generate(int argc, VALUE *argv, VALUE self)
 {
-    rb_check_arity(argc, 7, 7);
+    rb_check_arity(argc, 7, 9);
     VALUE options = argv[1];
     if (!NIL_P(options)) Check_Type(options, T_HASH);
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv + 2);
+    if (argc > 7) jt_rails_settings_apply_flags(&settings, argv[7]);
+    VALUE coder_proc = argc > 8 ? argv[8] : Qnil;
+    if (settings.coder && !rb_obj_is_proc(coder_proc)) rb_raise(rb_eTypeError, "the Coder encoder needs its conversion Proc");
     settings.options = NIL_P(options) || RHASH_SIZE(options) == 0 ? Qundef : options;
-    VALUE result = jt_generate_rails(argv[0], &settings);
+    VALUE result = jt_generate_rails_coder(argv[0], &settings, settings.coder ? coder_proc : Qfalse);
     RB_GC_GUARD(options);
+    RB_GC_GUARD(coder_proc);
     return result;
 }
 

@@ -112,8 +112,19 @@ void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args)
         .time_precision = -1,
         .standard_time = RTEST(standard_time),
         .escape_html = RTEST(escape_html),
+        .escape_js = true,
     };
     if (FIXNUM_P(precision) && FIX2LONG(precision) >= 0 && FIX2LONG(precision) <= 9) {
         settings->time_precision = (int)FIX2LONG(precision);
     }
+}
+
+void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags)
+{
+    long bits = NUM2LONG(flags);
+    settings->escape_js = (bits & JT_RAILS_FLAG_ESCAPE_JS) != 0;
+    settings->coder = (bits & JT_RAILS_FLAG_CODER) != 0;
+    settings->fragments = (bits & JT_RAILS_FLAG_FRAGMENTS) != 0;
+    settings->unlimited_nesting = (bits & JT_RAILS_FLAG_UNLIMITED_NESTING) != 0;
+    settings->frozen_options = (bits & JT_RAILS_FLAG_FROZEN_OPTIONS) != 0;
 }

@@ -17,8 +17,24 @@ typedef struct jt_rails_settings {
     VALUE options;
     int time_precision;   /* 0-9, or -1: times are formatted by Ruby */
     bool standard_time;   /* use_standard_json_time_format */
-    bool escape_html;     /* escape_html_entities_in_json */
+    bool escape_html;     /* escape_html_entities_in_json, or the call's escape_html_entities: */
+    /* What differs between ActiveSupport's versions and encoders (see
+     * JT_RAILS_FLAG_* and Jetson::Rails::EncodingRules, which probes them): */
+    bool escape_js;         /* U+2028 and U+2029 escaped (escape_js_separators_in_json) */
+    bool coder;             /* JSONGemCoderEncoder: the json gem's Coder walks after as_json(options) */
+    bool fragments;         /* JSONGemEncoder 8.1: a JSON::Fragment is pasted, not as_json'd */
+    bool unlimited_nesting; /* JSONGemEncoder 8.0: generate(..., max_nesting: false) */
+    bool frozen_options;      /* as_json gets options frozen (8.0+), the same Hash once it is */
 } jt_rails_settings;
+
+/* Jetson.rails_generate's flags argument (lib/jetson/rails/encoding_rules.rb). */
+enum {
+    JT_RAILS_FLAG_ESCAPE_JS = 1,
+    JT_RAILS_FLAG_CODER = 2,
+    JT_RAILS_FLAG_FRAGMENTS = 4,
+    JT_RAILS_FLAG_UNLIMITED_NESTING = 8,
+    JT_RAILS_FLAG_FROZEN_OPTIONS = 16,
+};
 
 /* What ActiveSupport's as_json does for a class, where Jetson knows it. */
 enum jt_rails_kind {
@@ -53,5 +69,9 @@ size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_s
  * classes (helper, TimeWithZone, Date, DateTime, BigDecimal), active_model] (see Jetson.rails_generate); options: Qundef. The
  * VALUEs stay alive through the caller's argv. */
 void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args);
+
+/* The flags above (an Integer) over the defaults from_args sets, which are
+ * ActiveSupport 7.2's JSONGemEncoder (separators escaped, nothing else). */
+void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags);
 
 #endif

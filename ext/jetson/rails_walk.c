@@ -25,6 +25,11 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
     jt_before_ruby(g);
     VALUE options = g->as_json_options;
     if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
+    if (g->rails->frozen_options) {
+        /* 8.0 and later: frozen, and handed on as it is once it is. */
+        if (!OBJ_FROZEN(options)) options = rb_obj_freeze(rb_hash_dup(options));
+        return rb_funcall(obj, jt.id_as_json, 1, options);
+    }
     return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
 }
 
@@ -33,9 +38,20 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
 void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
 {
     VALUE saved = g->as_json_options;
+    if (RB_UNLIKELY(g->rails->coder) && saved != Qundef && options == Qundef) {
+        /* A pass's result, which the Coder walks once the pass is over. */
+        jt_rails_coder_subtree(g, value);
+        return;
+    }
+    VALUE deferred = g->deferred_error;
     g->as_json_options = options;
     jt_gen_value(g, value);
     g->as_json_options = saved;
+    /* A pass inside the Coder's walk (a model's as_json) is over: the Coder
+     * now walks its result, and stops at the first error kept meanwhile. */
+    if (RB_UNLIKELY(g->rails->coder) && saved == Qundef && options != Qundef && !deferred && g->deferred_error) {
+        rb_exc_raise(g->deferred_error);
+    }
 }
 
 /* Whether a Hash or an Array still has ActiveSupport's as_json. */
@@ -66,7 +82,11 @@ static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
     rb_protect(fn, data, &state);
     if (!state) return;
     VALUE error = rb_errinfo();
-    if (!rb_obj_is_kind_of(error, jt.eGeneratorError)) rb_jump_tag(state);
+    /* Under the Coder, the json gem's errors come from its block too (a
+     * JSON::Fragment of JSON.generate), and any error of the Coder's walk
+     * waits for the pass to end (see rails_coder.c). */
+    bool keep = g->rails->coder ? jt_rails_deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
+    if (!keep) rb_jump_tag(state);
     rb_set_errinfo(Qnil);
     jt_before_ruby(g);
     if (!g->deferred_error) g->deferred_error = error;
@@ -85,7 +105,11 @@ static VALUE write_converted_string(VALUE data)
     if (RB_TYPE_P(str, T_STRING)) {
         jt_write_string_bytes(g, str);
     } else {
+        /* The Coder's block gave it (a JSON::Fragment): the Coder writes it. */
+        VALUE saved = g->as_json_options;
+        if (g->rails->coder) g->as_json_options = Qundef;
         jt_gen_value(g, str);
+        g->as_json_options = saved;
     }
     return Qnil;
 }

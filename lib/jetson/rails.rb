@@ -75,18 +75,45 @@ module Jetson
       # encode with Jetson: `ActiveSupport.json_encoder = Jetson::RailsEncoder`.
       # In a Rails app, `config.jetson.rails_encoder = true` calls it at boot
       # (see {Jetson::Railtie}).
+      # When the encoder it replaces is one of ActiveSupport's own
+      # (JSONGemEncoder, or 8.1's JSONGemCoderEncoder), Jetson writes that
+      # one's bytes from then on (see {reference_encoder}).
       # @return [Class] the encoder that was in place
       def install!
         previous = ActiveSupport.json_encoder
+        return previous if previous.equal?(RailsEncoder)
+
+        self.reference_encoder = previous if EncodingRules.stock_encoder?(previous)
         ActiveSupport.json_encoder = RailsEncoder
-        previous
+        @replaced_encoder = previous
       end
 
-      # Puts ActiveSupport's own encoder back (or the one given).
+      # Puts back the encoder {install!} replaced (or the one given; without
+      # an install!, the one ActiveSupport sets when it loads).
       # @param encoder [Class] the encoder to put in place
       # @return [Class] `encoder`
-      def uninstall!(encoder = ActiveSupport::JSON::Encoding::JSONGemEncoder)
+      def uninstall!(encoder = nil)
+        encoder ||= @replaced_encoder || EncodingRules.default_encoder
+        @replaced_encoder = nil
         ActiveSupport.json_encoder = encoder
+      end
+
+      # The ActiveSupport encoder whose bytes {Jetson::RailsEncoder} writes:
+      # the one {install!} replaced when it is ActiveSupport's own, else the
+      # one ActiveSupport picks when it loads (JSONGemCoderEncoder on 8.1
+      # with json 2.15.2 or later, JSONGemEncoder otherwise).
+      # @return [Class]
+      def reference_encoder
+        @reference_encoder || EncodingRules.default_encoder
+      end
+
+      # @param encoder [Class] ActiveSupport's JSONGemEncoder or JSONGemCoderEncoder
+      def reference_encoder=(encoder)
+        unless encoder.nil? || EncodingRules.stock_encoder?(encoder)
+          raise ArgumentError, "#{encoder.inspect} is not one of ActiveSupport's encoders"
+        end
+
+        @reference_encoder = encoder
       end
 
       # @return [Boolean] whether ActiveSupport encodes with {Jetson::RailsEncoder}
@@ -106,12 +133,12 @@ module Jetson
       end
 
       # ActiveSupport 8.1's escape_js_separators_in_json = false (its 8.1
-      # defaults) leaves U+2028 and U+2029 as they are; the native side
-      # always escapes them, so that setting goes through ActiveSupport.
+      # defaults) leaves U+2028 and U+2029 as they are. Jetson::RailsEncoder
+      # follows it; the Builder's native writers still escape them (they
+      # take the three older settings only), so they give way under it.
       # @api private
       def js_separators_unescaped?
-        settings = ActiveSupport::JSON::Encoding
-        settings.respond_to?(:escape_js_separators_in_json) && !settings.escape_js_separators_in_json
+        !EncodingRules.escape_js?
       end
 
       # Whether klass still answers the methods behind the `kind` fast path
@@ -394,11 +421,15 @@ module Jetson
   end
 
   # A drop-in for ActiveSupport's JSON encoder (ActiveSupport.json_encoder=):
-  # `new(options)` and `#encode(value)`, with the bytes of the stock encoder of
-  # the loaded ActiveSupport. Holds only its options, so one instance can be
-  # cached and shared between threads. ActiveSupport's settings
-  # (escape_html_entities_in_json, use_standard_json_time_format,
-  # time_precision) are read on every call.
+  # `new(options)` and `#encode(value)`, with the bytes of the loaded
+  # ActiveSupport's encoder named by {Jetson::Rails.reference_encoder} (8.1:
+  # JSONGemCoderEncoder by default). Holds only its options (and what they
+  # mean, settled on first use), so one instance can be cached and shared
+  # between threads. ActiveSupport's settings (escape_html_entities_in_json,
+  # escape_js_separators_in_json, use_standard_json_time_format,
+  # time_precision) are read on every call, and every combination of them
+  # and of the per-call escape: and escape_html_entities: options is written
+  # natively.
   #
   # @example
   #   ActiveSupport.json_encoder = Jetson::RailsEncoder  # what Jetson::Rails.install! does
@@ -410,6 +441,7 @@ module Jetson
     # @param options [Hash, nil] the top-level `as_json` options, as ActiveSupport passes them
     def initialize(options = nil)
       @options = options || {}
+      @rules = nil
     end
 
     # The JSON ActiveSupport's stock encoder writes for `value`, in one native
@@ -420,18 +452,27 @@ module Jetson
     # @raise [JSON::NestingError] too deep a document
     def encode(value)
       settings = ActiveSupport::JSON::Encoding
-      return ActiveSupport::JSON::Encoding::JSONGemEncoder.new(options).encode(value) if Rails.js_separators_unescaped?
-
+      rules = @rules
+      encoder = Rails.reference_encoder
+      # What the options mean under the reference encoder, settled once.
+      @rules = rules = Rails::EncodingRules.instance_rules(encoder, options) unless rules&.first.equal?(encoder)
+      _, flags, as_json_options, escape, escape_html = rules
+      # The settings of the moment: HTML entities (unless the call says),
+      # the separators, nothing at all under escape: false.
+      escape_html = settings.escape_html_entities_in_json if escape_html.nil?
+      escape_html &&= escape
+      flags |= Rails::EncodingRules::FLAG_ESCAPE_JS if escape && Rails::EncodingRules.escape_js?
       # The options go to the top-level as_json (done natively), as in ActiveSupport.
-      Jetson.rails_generate(value, options, settings.escape_html_entities_in_json,
-                            settings.use_standard_json_time_format, settings.time_precision, Rails::CLASSES,
-                            Rails.active_model)
+      Jetson.rails_generate(value, as_json_options, escape_html, settings.use_standard_json_time_format,
+                            settings.time_precision, Rails::CLASSES, Rails.active_model, flags,
+                            Rails::EncodingRules.coder_proc)
     rescue Jetson::NestingError, Jetson::GeneratorError => e
       Rails.raise_as_json_gem_error(e)
     end
   end
 end
 
+require_relative "rails/encoding_rules"
 require_relative "rails/record_plan"
 require_relative "rails/db_cast"
 require_relative "railtie" if defined?(::Rails::Railtie)

@@ -7,7 +7,13 @@ module Jetson
   #   config.jetson.rails_encoder = true
   #
   # installs Jetson::RailsEncoder as ActiveSupport.json_encoder when the app
-  # boots. Without the setting nothing changes.
+  # boots. Without the setting nothing changes. Jetson then writes the bytes
+  # of the encoder it replaced (ActiveSupport 8.1's default
+  # JSONGemCoderEncoder, or JSONGemEncoder), under every setting the app's
+  # load_defaults sets: escape_js_separators_in_json,
+  # escape_html_entities_in_json, use_standard_json_time_format,
+  # time_precision, and render json:'s escape: false where
+  # escape_json_responses is off (docs/rails.md, Settings).
   class Railtie < ::Rails::Railtie
     config.jetson = ActiveSupport::OrderedOptions.new
     config.jetson.rails_encoder = false

@@ -4,11 +4,15 @@ require "test_helper"
 require "jetson/rails"
 require "support/rails_graph"
 require "support/differential"
+require "support/rails_oracle"
 
 # Differential tests of Rails mode: every graph is encoded by
 # ActiveSupport::JSON.encode with ActiveSupport's own encoder and with
 # Jetson::RailsEncoder, under the same settings, and the outcomes (bytes, or
-# exception class and message) must be the same.
+# exception class and message) must be the same. The stock encoder is the
+# one the app would have (JSONGemCoderEncoder on 8.1, see
+# Jetson::Rails.reference_encoder), and on 8.1 JSONGemEncoder too, each with
+# Jetson writing that one's bytes (RailsOracle: the oracle of 8.0 under json 3).
 #
 #   JETSON_RAILS_DOCS=N  number of random graphs (default 3_000)
 #   JETSON_RAILS_SEED=S  base seed (default: minitest's --seed)
@@ -19,8 +23,13 @@ require "support/differential"
 # (Differential.float_only_difference).
 class RailsDifferentialTest < Minitest::Test
   DOCS = Integer(ENV.fetch("JETSON_RAILS_DOCS", "3000"))
-  STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
-  SETTINGS = %i[escape_html_entities_in_json use_standard_json_time_format time_precision].freeze
+  DEFAULT = Jetson::Rails::EncodingRules.default_encoder
+  SETTINGS = %i[escape_html_entities_in_json use_standard_json_time_format time_precision
+                escape_js_separators_in_json].select { ActiveSupport::JSON::Encoding.respond_to?(_1) }.freeze
+  # Per-call options: each ActiveSupport takes what it knows and hands the
+  # rest to as_json.
+  CALL_OPTIONS = [nil, { escape: false }, { escape_html_entities: false }, { escape_html_entities: true },
+                  { escape: false, escape_html_entities: true }].freeze
 
   def setup
     @saved = SETTINGS.to_h { |name| [name, ActiveSupport::JSON::Encoding.public_send(name)] }
@@ -29,8 +38,24 @@ class RailsDifferentialTest < Minitest::Test
 
   def teardown
     @saved.each { |name, value| ActiveSupport::JSON::Encoding.public_send(:"#{name}=", value) }
-    ActiveSupport.json_encoder = STOCK
+    ActiveSupport.json_encoder = DEFAULT
+    Jetson::Rails.reference_encoder = nil
     Time.zone = @saved_zone
+  end
+
+  # Each of ActiveSupport's encoders in turn, Jetson writing its bytes.
+  def each_reference
+    RailsOracle.reference_encoders.each do |encoder|
+      Jetson::Rails.reference_encoder = encoder
+      @stock = RailsOracle.stock(encoder)
+      yield encoder
+    end
+  ensure
+    Jetson::Rails.reference_encoder = nil
+  end
+
+  def stock
+    @stock || RailsOracle.stock
   end
 
   def seed
@@ -46,12 +71,12 @@ class RailsDifferentialTest < Minitest::Test
 
     [:error, error.class, error.message.gsub(/0x\h+/, "0x…"), warnings.size]
   ensure
-    ActiveSupport.json_encoder = STOCK
+    ActiveSupport.json_encoder = DEFAULT
   end
 
   # Returns nil when the outcomes agree, else a description.
   def difference(value, options)
-    stock = outcome(STOCK, value, options)
+    stock = outcome(self.stock, value, options)
     jetson = outcome(Jetson::RailsEncoder, value, options)
     # Warnings are compared when both succeed: ActiveSupport warns while
     # writing, after every as_json ran, so a failing call may stop before.
@@ -77,18 +102,28 @@ class RailsDifferentialTest < Minitest::Test
     ActiveSupport::JSON::Encoding.escape_html_entities_in_json = rng.rand(4) != 0
     ActiveSupport::JSON::Encoding.use_standard_json_time_format = rng.rand(5) != 0
     ActiveSupport::JSON::Encoding.time_precision = [3, 3, 0, 1, 6, 9, 12].sample(random: rng)
+    ActiveSupport::JSON::Encoding.escape_js_separators_in_json = rng.rand(2).zero? if SETTINGS.include?(:escape_js_separators_in_json)
+  end
+
+  # RailsGraph's options, with per-call escaping options now and then.
+  def random_options(rng)
+    options = RailsGraph.options(rng)
+    extra = CALL_OPTIONS.sample(random: rng) if rng.rand(3).zero?
+    extra ? (options || {}).merge(extra) : options
   end
 
   def test_random_graphs
     failures = []
-    DOCS.times do |i|
-      rng = Random.new(seed + i)
-      apply_random_settings(rng)
-      value = RailsGraph.build(rng, raising: rng.rand(20).zero?)
-      options = RailsGraph.options(rng)
-      problem = difference(value, options)
-      failures << "graph #{i} (seed #{seed + i}):\n#{problem}" if problem
-      break if failures.size >= 5
+    each_reference do |encoder|
+      DOCS.times do |i|
+        rng = Random.new(seed + i)
+        apply_random_settings(rng)
+        value = RailsGraph.build(rng, raising: rng.rand(20).zero?)
+        options = random_options(rng)
+        problem = difference(value, options)
+        failures << "#{encoder.name}, graph #{i} (seed #{seed + i}):\n#{problem}" if problem
+        break if failures.size >= 5
+      end
     end
     assert_empty failures, failures.join("\n\n")
   end
@@ -104,16 +139,16 @@ class RailsDifferentialTest < Minitest::Test
               RailsGraph::PlainTime.at(0).utc, RailsGraph::OwnDate.new(2020, 1, 1), Jetson::Fragment.new("[1]"),
               URI("http://x.test/?a=<b>"), Pathname("/a/b"), { 1 => "a", "1" => "b", :"1" => "c" }, { a: 1, "a" => 2 },
               RailsGraph::HashSub[{ a: 1 }], RailsGraph::ArraySub[1, 2], RailsGraph::StrSub.new("s")]
-    [true, false].each do |html|
-      [true, false].each do |standard|
-        [0, 3, 9, 12].each do |precision|
-          ActiveSupport::JSON::Encoding.escape_html_entities_in_json = html
-          ActiveSupport::JSON::Encoding.use_standard_json_time_format = standard
-          ActiveSupport::JSON::Encoding.time_precision = precision
-          values.each { |v| assert_same_encoding([v]) }
-          assert_same_encoding(values)
-          assert_same_encoding(values.each_with_index.to_h { |v, i| ["k#{i}", v] }, { except: ["k1"] })
-        end
+    separators = SETTINGS.include?(:escape_js_separators_in_json) ? [true, false] : [true]
+    each_reference do
+      [true, false].product([true, false], [0, 3, 9, 12], separators) do |html, standard, precision, js|
+        ActiveSupport::JSON::Encoding.escape_html_entities_in_json = html
+        ActiveSupport::JSON::Encoding.use_standard_json_time_format = standard
+        ActiveSupport::JSON::Encoding.time_precision = precision
+        ActiveSupport::JSON::Encoding.escape_js_separators_in_json = js if separators.size > 1
+        values.each { |v| assert_same_encoding([v]) }
+        CALL_OPTIONS.each { |options| assert_same_encoding(values, options) }
+        assert_same_encoding(values.each_with_index.to_h { |v, i| ["k#{i}", v] }, { except: ["k1"] })
       end
     end
   end
@@ -128,9 +163,17 @@ class RailsDifferentialTest < Minitest::Test
               [RailsGraph::Raises.new], deep, [deep, RailsGraph::Raises.new], { String.new("\xFF", encoding: "UTF-8") => 1 }]
     # Cycles end in SystemStackError, whose stack limit under valgrind is valgrind's own.
     values += [cyclic, cyclic_hash] unless ENV["JETSON_MEMCHECK"]
-    values.each { |value| assert_same_encoding(value) }
-    assert_raises(JSON::NestingError) { Jetson::RailsEncoder.new.encode(deep) }
-    assert_raises(SystemStackError) { Jetson::RailsEncoder.new.encode(cyclic) } unless ENV["JETSON_MEMCHECK"]
+    each_reference do
+      values.each { |value| assert_same_encoding(value) }
+      # Raised as the stock encoder raises them (8.0 has no nesting limit, the
+      # Coder encoder stops a cycle at its nesting limit).
+      [deep, (cyclic unless ENV["JETSON_MEMCHECK"])].compact.each do |value|
+        expected = outcome(stock, value, nil)
+        next if expected[0] == :ok
+
+        assert_raises(expected[1]) { Jetson::RailsEncoder.new.encode(value) }
+      end
+    end
   end
 
   def test_overrides_of_natively_encoded_classes_are_honoured

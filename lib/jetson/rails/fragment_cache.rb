@@ -31,7 +31,10 @@ module Jetson
       # The layout of the cached text; a new one changes the namespace.
       FORMAT = 1
 
-      NATIVE_ENCODERS = %w[ActiveSupport::JSON::Encoding::JSONGemEncoder Jetson::RailsEncoder].freeze
+      # ActiveSupport's own encoders (8.1's JSONGemCoderEncoder too) and
+      # Jetson's, which writes the bytes of one of them.
+      NATIVE_ENCODERS = %w[ActiveSupport::JSON::Encoding::JSONGemEncoder ActiveSupport::JSON::Encoding::JSONGemCoderEncoder
+                           Jetson::RailsEncoder].freeze
 
       # An ActiveRecord record in a cache! key, as ActiveSupport's
       # expand_cache_key asks it (cache_key_with_version first), answered by
