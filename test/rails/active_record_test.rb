@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/rails_oracle"
 require "jetson/rails"
 require "support/blog_models"
 require "support/rails_graph"
@@ -9,7 +10,7 @@ require "support/differential"
 # ActiveRecord models from a real sqlite3 database, encoded by ActiveSupport
 # with its own encoder and with Jetson::RailsEncoder: same bytes.
 class ActiveRecordTest < Minitest::Test
-  STOCK = ActiveSupport::JSON::Encoding::JSONGemEncoder
+  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
 
   def setup
     BlogModels.seed_collection(posts: 12)
