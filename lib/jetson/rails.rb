@@ -462,10 +462,17 @@ module Jetson
       escape_html = settings.escape_html_entities_in_json if escape_html.nil?
       escape_html &&= escape
       flags |= Rails::EncodingRules::FLAG_ESCAPE_JS if escape && Rails::EncodingRules.escape_js?
+      coder_proc = Rails::EncodingRules.coder_proc
+      # A json gem whose JSON::Coder keeps its block elsewhere than json 2.15
+      # to 3.1 do: the Coder encoder itself, same bytes, rather than an error
+      # in the app (rails8_settings_test asserts the block is found).
+      if flags.anybits?(Rails::EncodingRules::FLAG_CODER) && coder_proc.nil?
+        return encoder.new(options).encode(value)
+      end
+
       # The options go to the top-level as_json (done natively), as in ActiveSupport.
       Jetson.rails_generate(value, as_json_options, escape_html, settings.use_standard_json_time_format,
-                            settings.time_precision, Rails::CLASSES, Rails.active_model, flags,
-                            Rails::EncodingRules.coder_proc)
+                            settings.time_precision, Rails::CLASSES, Rails.active_model, flags, coder_proc)
     rescue Jetson::NestingError, Jetson::GeneratorError => e
       Rails.raise_as_json_gem_error(e)
     end
