@@ -658,14 +658,15 @@ static VALUE builder_key(VALUE self, VALUE key)
     return jb_key_object(resolve_key(jb_get(self), key));
 }
 
-/* _encode(escape_html, standard_time, precision, classes, active_model):
+/* _encode(escape_html, standard_time, precision, classes, active_model, flags, coder_proc):
  * the document with ActiveSupport's encoding (see Jetson.rails_generate). */
 static VALUE builder_encode(int argc, VALUE *argv, VALUE self)
 {
-    rb_check_arity(argc, 5, 5);
+    rb_check_arity(argc, 7, 7);
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv);
-    VALUE result = jt_generate_rails_with(jb_write, self, &settings);
+    VALUE coder_proc = jt_rails_settings_builder_flags(&settings, argv[5], argv[6]);
+    VALUE result = jt_generate_rails_with(jb_write, self, &settings, coder_proc);
     jb_trim(jb_get(self));
     RB_GC_GUARD(self);
     return result;

@@ -38,12 +38,13 @@ static void set_captured(jb_builder *b, jb_slot s)
  * cache hit then merges as nothing, as Jbuilder merges its cached BLANK. */
 static VALUE captured_json(VALUE self, int argc, VALUE *argv)
 {
-    rb_check_arity(argc, 5, 5);
+    rb_check_arity(argc, 7, 7);
     jb_builder *b = jb_get(self);
     if (jb_is_blank(b->captured)) return rb_obj_freeze(rb_utf8_str_new("", 0));
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv);
-    VALUE json = jt_generate_rails_with(jb_write_captured, self, &settings);
+    VALUE coder_proc = jt_rails_settings_builder_flags(&settings, argv[5], argv[6]);
+    VALUE json = jt_generate_rails_with(jb_write_captured, self, &settings, coder_proc);
     RB_GC_GUARD(self);
     return rb_obj_freeze(json);
 }
@@ -91,7 +92,7 @@ static VALUE builder_capture_bang(VALUE self)
     return jb_is_blank(result) ? Qfalse : Qtrue;
 }
 
-/* _captured_json(escape_html, standard_time, precision, classes, active_model) */
+/* _captured_json(escape_html, standard_time, precision, classes, active_model, flags, coder_proc) */
 static VALUE builder_captured_json(int argc, VALUE *argv, VALUE self)
 {
     return captured_json(self, argc, argv);
@@ -280,7 +281,7 @@ static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
  * text, for the collection cache. */
 static VALUE builder_element_json(int argc, VALUE *argv, VALUE self)
 {
-    rb_check_arity(argc, 6, 6);
+    rb_check_arity(argc, 8, 8);
     jb_builder *b = jb_get(self);
     int32_t n = collection_node(b, argv[0]);
     int32_t last = b->nodes[n].last;

@@ -1098,9 +1098,11 @@ VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE c
     return result;
 }
 
-VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails)
+VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc)
 {
     jt_config cfg;
-    rails_config(&cfg, rails, Qfalse);
-    return generate(data, &cfg, Qnil, rails, write);
+    rails_config(&cfg, rails, coder_proc);
+    VALUE result = generate(data, &cfg, Qnil, rails, write);
+    RB_GC_GUARD(coder_proc);
+    return result;
 }

@@ -21,6 +21,6 @@ VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE c
  * for the Ruby values in it. */
 struct jt_gen;
 typedef void jt_write_fn(struct jt_gen *g, VALUE data);
-VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails);
+VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc);
 
 #endif

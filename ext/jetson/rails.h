@@ -73,5 +73,6 @@ void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args)
 /* The flags above (an Integer) over the defaults from_args sets, which are
  * ActiveSupport 7.2's JSONGemEncoder (separators escaped, nothing else). */
 void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags);
+VALUE jt_rails_settings_builder_flags(jt_rails_settings *settings, VALUE flags, VALUE coder_proc);
 
 #endif

@@ -202,11 +202,12 @@ module Jetson
     # @return [String]
     # @raise [JSON::GeneratorError, JSON::NestingError] as ActiveSupport's encoder raises them
     def target!
-      return attributes!.to_json unless Rails.native_encoding?
+      flags = Rails.builder_flags
+      return attributes!.to_json unless flags
 
       settings = ::ActiveSupport::JSON::Encoding
       _encode(settings.escape_html_entities_in_json, settings.use_standard_json_time_format,
-              settings.time_precision, Rails::CLASSES, Rails.active_model)
+              settings.time_precision, Rails::CLASSES, Rails.active_model, flags, Rails::EncodingRules.coder_proc)
     rescue NestingError, GeneratorError => e
       Rails.raise_as_json_gem_error(e)
     end
@@ -217,11 +218,12 @@ module Jetson
     # (target!, the JSON of a cached fragment); nil when the app's encoder is
     # its own, whose to_json must then write.
     def _encoding_settings
-      return unless Rails.native_encoding?
+      flags = Rails.builder_flags
+      return unless flags
 
       settings = ::ActiveSupport::JSON::Encoding
       [settings.escape_html_entities_in_json, settings.use_standard_json_time_format, settings.time_precision,
-       Rails::CLASSES, Rails.active_model]
+       Rails::CLASSES, Rails.active_model, flags, Rails::EncodingRules.coder_proc]
     end
 
     # A cached JSON fragment as the Ruby objects Jbuilder would hold, where

@@ -123,22 +123,29 @@ module Jetson
 
       # Whether Jetson's native writers give the app's JSON encoder's bytes
       # (Jetson::Builder#target!, the text of cached fragments): the encoder
-      # is ActiveSupport's stock one or Jetson's, under settings the native
-      # side knows.
+      # is one of ActiveSupport's stock ones or Jetson's.
       # @api private
       def native_encoding?
-        encoder = ActiveSupport.json_encoder
-        (encoder.equal?(ActiveSupport::JSON::Encoding::JSONGemEncoder) || encoder.equal?(RailsEncoder)) &&
-          !js_separators_unescaped?
+        !builder_flags.nil?
       end
 
-      # ActiveSupport 8.1's escape_js_separators_in_json = false (its 8.1
-      # defaults) leaves U+2028 and U+2029 as they are. Jetson::RailsEncoder
-      # follows it; the Builder's native writers still escape them (they
-      # take the three older settings only), so they give way under it.
+      # Jetson.rails_generate's flags for the Builder's native writers, which
+      # write what the app's encoder writes for a document without options
+      # (Jbuilder's `attributes!.to_json`): that encoder's version rules and
+      # escape_js_separators_in_json of the moment (under the Coder encoder,
+      # its walk with its block, EncodingRules.coder_proc, as RailsEncoder);
+      # nil when the app's encoder is its own, whose to_json must then write.
       # @api private
-      def js_separators_unescaped?
-        !EncodingRules.escape_js?
+      def builder_flags
+        encoder = ActiveSupport.json_encoder
+        encoder = reference_encoder if encoder.equal?(RailsEncoder)
+        return unless EncodingRules.stock_encoder?(encoder)
+
+        flags = (@builder_flags ||= {})[encoder] ||= EncodingRules.instance_rules(encoder, {})[1]
+        # (Without the Coder's block, see RailsEncoder#encode: to_json writes.)
+        return if flags.anybits?(EncodingRules::FLAG_CODER) && EncodingRules.coder_proc.nil?
+
+        EncodingRules.escape_js? ? flags | EncodingRules::FLAG_ESCAPE_JS : flags
       end
 
       # Whether klass still answers the methods behind the `kind` fast path
