@@ -108,7 +108,6 @@ module StreamingApp
         config.log_level = :info
         config.secret_key_base = "streaming"
         config.active_support.deprecation = :silence
-        config.active_record.sqlite3_production_warning = false
         config.time_zone = "UTC"
         config.hosts.clear
         config.paths["app/views"] = File.join(ROOT, "views")
