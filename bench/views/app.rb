@@ -75,7 +75,6 @@ module BenchViews
         config.log_level = :info
         config.secret_key_base = "bench-views"
         config.active_support.deprecation = :silence
-        config.active_record.sqlite3_production_warning = false
         config.time_zone = "UTC"
         config.hosts.clear
         config.paths["app/views"] = views

@@ -19,6 +19,7 @@ require "active_record/railtie"
 require "action_controller/railtie"
 require "action_view/railtie"
 require "logger"
+require_relative "stock_encoder_json3"
 
 module StreamingApp
   ROOT = File.expand_path("../streaming/app", __dir__)
@@ -81,6 +82,7 @@ module StreamingApp
       define_application(log)
       Application.config.jetson.rails_encoder = encoder == "jetson"
       Application.initialize!
+      StockEncoderJson3.repair_if_refused # ActiveSupport 8.0 under json 3 (see there)
       ActiveRecord::Base.establish_connection(database.transform_keys(&:to_sym))
       require_relative "streaming_app/models"
       require_relative "streaming_app/controllers"
@@ -108,7 +110,6 @@ module StreamingApp
         config.log_level = :info
         config.secret_key_base = "streaming"
         config.active_support.deprecation = :silence
-        config.active_record.sqlite3_production_warning = false
         config.time_zone = "UTC"
         config.hosts.clear
         config.paths["app/views"] = File.join(ROOT, "views")

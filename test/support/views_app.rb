@@ -15,6 +15,7 @@ require "active_record/railtie"
 require "action_controller/railtie"
 require "action_view/railtie"
 require "logger"
+require_relative "stock_encoder_json3"
 
 module ViewsApp
   ROOT = File.expand_path("../rails/views/app", __dir__)
@@ -31,6 +32,7 @@ module ViewsApp
       world == :jetson ? require("jetson/jbuilder") : require("jbuilder")
       define_application
       ::ViewsApp::Application.initialize!
+      StockEncoderJson3.repair_if_refused # ActiveSupport 8.0 under json 3 (see there)
       require_relative "views_app/models"
       require_relative "views_app/controllers"
       Schema.load

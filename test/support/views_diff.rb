@@ -42,12 +42,17 @@ module ViewsDiff
     end
   end
 
+  # Jetson's namespace (Rails.fragment_namespace): format, settings and,
+  # when ActiveSupport's encoder is one Jetson does not write as, its
+  # class name. Keys themselves begin with "views/" or "jbuilder/".
+  FRAGMENT_NAMESPACE = /\Ajetson:\d+:\w+:(?:[A-Z]\w*(?:::[A-Z]\w*)*:)?/
+
   # The fragments a store holds (ViewsRunner's entries), named as the
   # jbuilder gem names them: without Jetson's namespace and without the
   # template digest (see ViewsRunner#event), with their time to live.
   def self.fragment_names(entries)
     entries.map do |entry|
-      name = entry[:key].sub(/\Ajetson:\d+:\w+:/, "").sub(/:\h{32}\//, ":DIGEST/").gsub(/0x\h+/, "0xADDR")
+      name = entry[:key].sub(FRAGMENT_NAMESPACE, "").sub(/:\h{32}\//, ":DIGEST/").gsub(/0x\h+/, "0xADDR")
       [name, entry[:ttl], entry[:version]]
     end.sort
   end

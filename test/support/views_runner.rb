@@ -209,8 +209,10 @@ module ViewsRunner
 
     def with_settings(scenario)
       encoding = ActiveSupport::JSON::Encoding
-      saved_settings = %i[escape_html_entities_in_json use_standard_json_time_format time_precision]
-                       .to_h { |name| [name, encoding.public_send(name)] }
+      names = %i[escape_html_entities_in_json use_standard_json_time_format time_precision]
+      # ActiveSupport 8.1's (false under its load_defaults "8.1")
+      names << :escape_js_separators_in_json if encoding.respond_to?(:escape_js_separators_in_json)
+      saved_settings = names.to_h { |name| [name, encoding.public_send(name)] }
       saved_handlers = JbuilderTemplate.template_lookup_options
       saved_caching = [ActionController::Base.perform_caching, ActionController::API.perform_caching]
       saved_versioning = ActiveRecord::Base.cache_versioning

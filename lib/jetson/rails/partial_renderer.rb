@@ -2,6 +2,7 @@
 
 require "action_view"
 require "jetson/rails/cached_collection"
+require "jetson/rails/view_run_probe"
 
 module Jetson
   module Rails
@@ -30,14 +31,10 @@ module Jetson
       # LookupContext#find_template (an alias of find) is gone after Rails
       # 8.1, whose find returns nil for a missing template and find! raises.
       FIND = ::ActionView::LookupContext.method_defined?(:find!) ? :find! : :find_template
-      # The ActionView lines whose ActionView::Base#_run the native side
-      # repeats without a Ruby frame (ext/jetson/builder_partials.c): it
-      # sets @current_template and @output_buffer, calls the template's
-      # method (locals, buffer, &block) and puts them and @virtual_path back.
-      # Other lines (Rails 8's _run is not read here) call _run itself.
-      NATIVE_RUN_VERSIONS = ["7.1", "7.2"].freeze
-      NATIVE_RUN = NATIVE_RUN_VERSIONS.include?(::ActionView.version.segments.first(2).join(".")) &&
-                   ::ActionView::Base.instance_method(:_run).owner.equal?(::ActionView::Base)
+      # Whether the native side may repeat ActionView::Base#_run without a
+      # Ruby frame (ext/jetson/builder_partials.c): asked once of the loaded
+      # ActionView's _run (ViewRunProbe); otherwise _run itself is called.
+      NATIVE_RUN = ViewRunProbe.native?
 
       def initialize(view)
         @view = view
