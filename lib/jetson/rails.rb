@@ -148,6 +148,14 @@ module Jetson
         EncodingRules.escape_js? ? flags | EncodingRules::FLAG_ESCAPE_JS : flags
       end
 
+      # ActiveSupport 8.1's escape_js_separators_in_json = false (its 8.1
+      # defaults) leaves U+2028 and U+2029 as they are: cached fragments'
+      # texts differ, so their namespace says so (fragment_cache.rb).
+      # @api private
+      def js_separators_unescaped?
+        !EncodingRules.escape_js?
+      end
+
       # Whether klass still answers the methods behind the `kind` fast path
       # with ActiveSupport's (or Ruby's) own definitions.
       # @api private
