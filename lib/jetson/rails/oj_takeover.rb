@@ -24,6 +24,7 @@ module Jetson
 
       # Called once the app has initialized; returns the notice, or nil when
       # nothing was taken over.
+      # @api private
       def after_initialize(app, wanted:)
         return unless wanted && oj_encoder?
         return if app.config.jetson.oj == :keep
@@ -36,10 +37,13 @@ module Jetson
         notice
       end
 
+      # @api private
       def oj_encoder?
         defined?(::Oj::Rails::Encoder) && ActiveSupport.json_encoder.equal?(::Oj::Rails::Encoder)
       end
 
+      # @api private
+      # @return [Hash{String => String}] each example encoded by the encoder in place
       def encode_examples
         EXAMPLES.transform_values do |value|
           ActiveSupport::JSON.encode([value.call])
@@ -48,6 +52,8 @@ module Jetson
         end
       end
 
+      # @api private
+      # @return [String] the boot notice: the examples whose bytes changed
       def notice(oj, jetson)
         changed = EXAMPLES.keys.reject { |name| oj[name] == jetson[name] }
         lines = changed.map { |name| "  #{name}: Oj wrote #{oj[name]}, now #{jetson[name]}" }
