@@ -665,7 +665,7 @@ static VALUE builder_encode(int argc, VALUE *argv, VALUE self)
     rb_check_arity(argc, 7, 7);
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv);
-    VALUE coder_proc = jt_rails_settings_builder_flags(&settings, argv[5], argv[6]);
+    VALUE coder_proc = jt_rails_settings_apply_encoder(&settings, argv[5], argv[6]);
     VALUE result = jt_generate_rails_with(jb_write, self, &settings, coder_proc);
     jb_trim(jb_get(self));
     RB_GC_GUARD(self);

@@ -43,7 +43,7 @@ static VALUE captured_json(VALUE self, int argc, VALUE *argv)
     if (jb_is_blank(b->captured)) return rb_obj_freeze(rb_utf8_str_new("", 0));
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv);
-    VALUE coder_proc = jt_rails_settings_builder_flags(&settings, argv[5], argv[6]);
+    VALUE coder_proc = jt_rails_settings_apply_encoder(&settings, argv[5], argv[6]);
     VALUE json = jt_generate_rails_with(jb_write_captured, self, &settings, coder_proc);
     RB_GC_GUARD(self);
     return rb_obj_freeze(json);

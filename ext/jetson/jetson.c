@@ -76,11 +76,9 @@ static VALUE jetson_rails_generate(int argc, VALUE *argv, VALUE self)
     if (!NIL_P(options)) Check_Type(options, T_HASH);
     jt_rails_settings settings;
     jt_rails_settings_from_args(&settings, argv + 2);
-    if (argc > 7) jt_rails_settings_apply_flags(&settings, argv[7]);
-    VALUE coder_proc = argc > 8 ? argv[8] : Qnil;
-    if (settings.coder && !rb_obj_is_proc(coder_proc)) rb_raise(rb_eTypeError, "the Coder encoder needs its conversion Proc");
+    VALUE coder_proc = argc > 7 ? jt_rails_settings_apply_encoder(&settings, argv[7], argc > 8 ? argv[8] : Qnil) : Qfalse;
     settings.options = NIL_P(options) || RHASH_SIZE(options) == 0 ? Qundef : options;
-    VALUE result = jt_generate_rails_coder(argv[0], &settings, settings.coder ? coder_proc : Qfalse);
+    VALUE result = jt_generate_rails_coder(argv[0], &settings, coder_proc);
     RB_GC_GUARD(options);
     RB_GC_GUARD(coder_proc);
     return result;

@@ -119,18 +119,7 @@ void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args)
     }
 }
 
-/* The Builder's writers (_encode, _captured_json, _element_json): the flags
- * of Jetson::Rails.builder_flags and, under the Coder encoder, its block;
- * returns what jt_generate_rails_with takes as coder_proc. */
-VALUE jt_rails_settings_builder_flags(jt_rails_settings *settings, VALUE flags, VALUE coder_proc)
-{
-    jt_rails_settings_apply_flags(settings, flags);
-    if (!settings->coder) return Qfalse;
-    if (!rb_obj_is_proc(coder_proc)) rb_raise(rb_eTypeError, "the Coder encoder needs its conversion Proc");
-    return coder_proc;
-}
-
-void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags)
+VALUE jt_rails_settings_apply_encoder(jt_rails_settings *settings, VALUE flags, VALUE coder_proc)
 {
     long bits = NUM2LONG(flags);
     settings->escape_js = (bits & JT_RAILS_FLAG_ESCAPE_JS) != 0;
@@ -138,4 +127,7 @@ void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags)
     settings->fragments = (bits & JT_RAILS_FLAG_FRAGMENTS) != 0;
     settings->unlimited_nesting = (bits & JT_RAILS_FLAG_UNLIMITED_NESTING) != 0;
     settings->frozen_options = (bits & JT_RAILS_FLAG_FROZEN_OPTIONS) != 0;
+    if (!settings->coder) return Qfalse;
+    if (!rb_obj_is_proc(coder_proc)) rb_raise(rb_eTypeError, "the Coder encoder needs its conversion Proc");
+    return coder_proc;
 }

@@ -71,8 +71,10 @@ size_t jt_rails_native_text(VALUE obj, enum jt_rails_kind kind, const jt_rails_s
 void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args);
 
 /* The flags above (an Integer) over the defaults from_args sets, which are
- * ActiveSupport 7.2's JSONGemEncoder (separators escaped, nothing else). */
-void jt_rails_settings_apply_flags(jt_rails_settings *settings, VALUE flags);
-VALUE jt_rails_settings_builder_flags(jt_rails_settings *settings, VALUE flags, VALUE coder_proc);
+ * ActiveSupport 7.2's JSONGemEncoder (separators escaped, nothing else), and
+ * under JT_RAILS_FLAG_CODER the Coder encoder's block (a Proc, else a
+ * TypeError). Returns what the generators take as coder_proc: the block, or
+ * Qfalse. For Jetson.rails_generate and the Builder's writers alike. */
+VALUE jt_rails_settings_apply_encoder(jt_rails_settings *settings, VALUE flags, VALUE coder_proc);
 
 #endif

@@ -121,14 +121,6 @@ module Jetson
         ActiveSupport.json_encoder == RailsEncoder
       end
 
-      # Whether Jetson's native writers give the app's JSON encoder's bytes
-      # (Jetson::Builder#target!, the text of cached fragments): the encoder
-      # is one of ActiveSupport's stock ones or Jetson's.
-      # @api private
-      def native_encoding?
-        !builder_flags.nil?
-      end
-
       # Jetson.rails_generate's flags for the Builder's native writers, which
       # write what the app's encoder writes for a document without options
       # (Jbuilder's `attributes!.to_json`): that encoder's version rules and
@@ -141,12 +133,11 @@ module Jetson
         encoder = reference_encoder if encoder.equal?(RailsEncoder)
         return unless EncodingRules.stock_encoder?(encoder)
 
-        flags = (@builder_flags ||= {})[encoder] ||= EncodingRules.instance_rules(encoder, {})[1]
-        # (Without the Coder's block, see RailsEncoder#encode: to_json writes.)
-        return if flags.anybits?(EncodingRules::FLAG_CODER) && EncodingRules.coder_proc.nil?
-
-        EncodingRules.escape_js? ? flags | EncodingRules::FLAG_ESCAPE_JS : flags
+        EncodingRules.call_flags(EncodingRules.instance_rules(encoder, EMPTY_OPTIONS)[1])
       end
+
+      EMPTY_OPTIONS = {}.freeze
+      private_constant :EMPTY_OPTIONS
 
       # ActiveSupport 8.1's escape_js_separators_in_json = false (its 8.1
       # defaults) leaves U+2028 and U+2029 as they are: cached fragments'
@@ -476,18 +467,15 @@ module Jetson
       # the separators, nothing at all under escape: false.
       escape_html = settings.escape_html_entities_in_json if escape_html.nil?
       escape_html &&= escape
-      flags |= Rails::EncodingRules::FLAG_ESCAPE_JS if escape && Rails::EncodingRules.escape_js?
-      coder_proc = Rails::EncodingRules.coder_proc
-      # A json gem whose JSON::Coder keeps its block elsewhere than json 2.15
-      # to 3.1 do: the Coder encoder itself, same bytes, rather than an error
-      # in the app (rails8_settings_test asserts the block is found).
-      if flags.anybits?(Rails::EncodingRules::FLAG_CODER) && coder_proc.nil?
-        return encoder.new(options).encode(value)
-      end
+      flags = Rails::EncodingRules.call_flags(flags, escape)
+      # Without the Coder's block, the Coder encoder itself: same bytes, not
+      # an error in the app (rails8_settings_test asserts the block is found).
+      return encoder.new(options).encode(value) unless flags
 
       # The options go to the top-level as_json (done natively), as in ActiveSupport.
       Jetson.rails_generate(value, as_json_options, escape_html, settings.use_standard_json_time_format,
-                            settings.time_precision, Rails::CLASSES, Rails.active_model, flags, coder_proc)
+                            settings.time_precision, Rails::CLASSES, Rails.active_model, flags,
+                            Rails::EncodingRules.coder_proc)
     rescue Jetson::NestingError, Jetson::GeneratorError => e
       Rails.raise_as_json_gem_error(e)
     end

@@ -147,7 +147,27 @@ module Jetson
         # reference encoder), settled once per instance: [encoder, flags
         # without FLAG_ESCAPE_JS, the options its top-level as_json gets,
         # whether it escapes at all, its escape_html_entities: or nil].
+        # ActiveSupport makes an encoder per call, so the answer for no
+        # options (to_json, Jbuilder's target!) is kept per encoder.
         def instance_rules(encoder, options)
+          return rules_for(encoder, options) unless options.empty?
+
+          (@empty_rules ||= {})[encoder] ||= rules_for(encoder, {}.freeze)
+        end
+
+        # The flags of one call: an instance's, with escape_js_separators_in_json
+        # of the moment where the call escapes at all; nil when the Coder
+        # encoder's block cannot be found (a json gem that keeps it elsewhere
+        # than 2.15 to 3.1 do), whose calls then go to that encoder itself.
+        def call_flags(flags, escape = true)
+          return if flags.anybits?(FLAG_CODER) && coder_proc.nil?
+
+          escape && escape_js? ? flags | FLAG_ESCAPE_JS : flags
+        end
+
+        private
+
+        def rules_for(encoder, options)
           coder = !coder_encoder.nil? && encoder.equal?(coder_encoder)
           escape = coder || escape_option? ? options.fetch(:escape, true) : true
           html = options.fetch(:escape_html_entities, nil) if coder || per_call_escape_html?
@@ -163,16 +183,6 @@ module Jetson
             end
           end
           [encoder, flags, as_json_options, escape ? true : false, html].freeze
-        end
-
-        private
-
-        def escape_option_for(encoder)
-          (coder_encoder && encoder.equal?(coder_encoder)) || escape_option?
-        end
-
-        def per_call_escape_html_for?(encoder)
-          (coder_encoder && encoder.equal?(coder_encoder)) || per_call_escape_html?
         end
 
         # JSONGemEncoder's escaping of a fixed JSON text (its generating step
