@@ -318,6 +318,30 @@ endpoints.each do |e|
            floor_vs_gem.call("floor: reads + constant String")]
 end
 
+# A warm cached collection's cost per element (issue 34, item 6): ms per
+# request above the constant floor of the same world, ÷ the elements, per
+# round, for each view layer and for the store's own read_multi of the same
+# entries (the least any of them can pay).
+ELEMENTS = 100
+cached_elements = JetsonBench::Table.new(["contender", "µs per element above its world's constant floor (min–max)",
+                                          "÷ the store's read_multi (min–max)"])
+if endpoints.include?("cached") && rounds["cached"].key?(STORE_FLOOR)
+  r = rounds["cached"]
+  floor_of = { "jbuilder" => FLOOR, "jetson" => "floor: constant String (jetson world)" }
+  per_element = lambda do |c|
+    per_round(r[c.label], r[floor_of.fetch(c.world)]) { |x, f| (ms.call(x) - ms.call(f)) * 1000.0 / ELEMENTS }
+  end
+  store = per_element.call(contenders.find { |c| c.label == STORE_FLOOR })
+  contenders.each do |c|
+    next unless c.runs?("cached") && floor_of.key?(c.world) && !floor_of.value?(c.label) && r.key?(c.label)
+    next unless c.role != :floor || c.label == STORE_FLOOR || c.kind == :reads
+
+    mine = per_element.call(c)
+    cached_elements << [c.label, spread(mine, unit: ""),
+                        c.label == STORE_FLOOR ? "1" : spread(per_round(mine, store) { |x, y| y.positive? ? x / y : nil })]
+  end
+end
+
 explain = [
   "req/s: requests per second through the Rails app (Rack env → middleware → routing → controller → view → body " \
   "iterated), the median over #{options.rounds} rounds; ±: half the interquartile range of the rounds.",
@@ -365,6 +389,11 @@ puts summary.to_console
 puts
 puts "Bars (per-round ratios, median and min–max):"
 puts bars.to_console
+unless cached_elements.rows.empty?
+  puts
+  puts "Warm cached collection, µs per element above the world's constant floor:"
+  puts cached_elements.to_console
+end
 endpoints.each do |e|
   puts
   puts "#{e}: #{ENDPOINTS[e]}"
@@ -381,6 +410,9 @@ if options.write
   facts.each { |k, v| md << "- **#{k}**: #{v}\n" }
   md << "\n## Summary\n\n#{summary.to_markdown}\n\n"
   md << "## Bars\n\n#{bars.to_markdown}\n\n"
+  unless cached_elements.rows.empty?
+    md << "## Warm cached collection, per element\n\n#{cached_elements.to_markdown}\n\n"
+  end
   endpoints.each { |e| md << "## #{e}\n\n#{ENDPOINTS[e]}\n\n#{endpoint_lines[e]}\n\n#{tables[e].to_markdown}\n\n" }
   md << "## Notes\n\n"
   (explain + contender_notes + notes).each { |n| md << "- #{n}\n" }

@@ -36,6 +36,7 @@ module BenchViews
   FLOOR = "floor: constant String"
   URLS_FLOOR = "floor: post_url, associations + constant String"
   TEMPLATES_FLOOR = "floor: the templates' Ruby, json building nothing + constant String"
+  STORE_FLOOR = "floor: the store's read_multi + constant String (jetson world)"
 
   CONTENDERS = [
     Contender.new(label: GEM, world: "jbuilder", kind: :views, role: :reference, encoder: "stock", check: :reference,
@@ -87,7 +88,14 @@ module BenchViews
                   note: "the floors again in the jetson world: they should match the jbuilder world's " \
                         "(same app, same records; only the view layer differs)"),
     Contender.new(label: "floor: reads + constant String (jetson world)", world: "jetson", kind: :reads,
-                  role: :floor, encoder: "stock", check: [:bytes, GEM])
+                  role: :floor, encoder: "stock", check: [:bytes, GEM]),
+    Contender.new(label: STORE_FLOOR, world: "jetson", kind: :store, role: :floor, encoder: "stock",
+                  check: [:bytes, GEM],
+                  skip: { "index" => "no cache is read", "nested" => "no cache is read" },
+                  note: "the constant floor, plus the store's own read_multi of the 100 entries the jetson world's " \
+                        "cached view wrote, under the keys ActionView makes for posts/_post, expanded once per world " \
+                        "and kept (bench/views/app/controllers.rb, StoreController): the least a view layer " \
+                        "pays to read the cached elements, without making their keys")
   ].freeze
 
   # A world process, driven one request at a time (World.perform's protocol).

@@ -17,6 +17,8 @@
 #                           (nested) the association readers, render a constant String
 #   GET /templates.json, ... floor: load the records, run the view's templates with
 #                           a json that builds nothing, render a constant String
+#   GET /store/cached.json  floor: load the records, the store's read_multi of the
+#                           cached collection's entries, render a constant String
 
 module BenchViews
   # The records each endpoint loads (as the views' controller does).
@@ -283,6 +285,46 @@ class TemplatesController < ActionController::Base
   end
 end
 
+# Floor for the warm cached collection: the constant floor plus the store's
+# own read_multi of the collection's entries, under the keys ActionView makes
+# for posts/_post (cache_fragment_name, combined_fragment_cache_key), expanded
+# by the store once per world and kept: what reading the 100 cached elements
+# costs a view layer at the least, without making their keys. A request that
+# does not find every entry raises, so the floor reads what the view wrote.
+class StoreController < ActionController::Base
+  ExpandedKey = Struct.new(:cache_key, :cache_version)
+
+  def cached
+    @posts = BenchViews::RELATIONS["cached"].call.to_a
+    store = ActionView::PartialRenderer.collection_cache
+    keys = (BenchViews::STORE_KEYS[@posts.map(&:id)] ||= expanded_keys(store, @posts))
+    hits = store.read_multi(*keys, namespace: BenchViews::STORE_NAMESPACE)
+    raise "store floor: #{hits.size} of #{keys.size} entries found (is the cache warm?)" unless hits.size == keys.size
+
+    render json: BenchViews::FLOOR_BODIES.fetch("cached")
+  end
+
+  private
+
+  def expanded_keys(store, posts)
+    view = view_context
+    template = view.lookup_context.find_template("posts/post", [], true, [:post], formats: [:json])
+    digest_path = view.digest_path_from_template(template)
+    posts.map do |post|
+      key = view.combined_fragment_cache_key(view.cache_fragment_name(post, digest_path: digest_path))
+      ExpandedKey.new(store.send(:expanded_key, key), store.send(:expanded_version, key))
+    end
+  end
+end
+
+module BenchViews
+  # StoreController's keys, by the ids of the posts they are for.
+  STORE_KEYS = {}
+  # Jetson keeps its JSON fragments under a namespace of their own (the
+  # encoding settings in its name); the floor reads the jetson world's.
+  STORE_NAMESPACE = (Jetson::Rails.fragment_namespace if defined?(Jetson::Rails::FragmentCache))
+end
+
 BenchViews::Application.routes.draw do
   resources :posts, only: %i[index show] do
     collection do
@@ -290,7 +332,7 @@ BenchViews::Application.routes.draw do
       get :cached
     end
   end
-  %w[hashes constant reads urls templates].each do |name|
+  %w[hashes constant reads urls templates store].each do |name|
     get "#{name}(.:format)" => "#{name}#index"
     get "#{name}/nested(.:format)" => "#{name}#nested"
     get "#{name}/cached(.:format)" => "#{name}#cached"
