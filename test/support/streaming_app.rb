@@ -100,7 +100,8 @@ module StreamingApp
 
     def define_application(log)
       app = Class.new(::Rails::Application) do
-        config.load_defaults 7.2
+        # The defaults of the loaded Rails (8.1: escape_js_separators_in_json off).
+        config.load_defaults "#{::Rails::VERSION::MAJOR}.#{::Rails::VERSION::MINOR}"
         config.root = ROOT
         config.eager_load = false
         config.enable_reloading = false

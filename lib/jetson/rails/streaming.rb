@@ -57,8 +57,12 @@ module Jetson
           if value == true
             texts, parts = ViewStream.render(controller, options)
           else
-            elements = element_writer(controller, stream_options, options.except(*OWN_OPTIONS))
-            texts, collections = Envelope.split(value)
+            json_options = json_options(controller, options)
+            elements = element_writer(controller, stream_options, json_options)
+            # With partial: the document is the .json.jbuilder view's (its
+            # envelope written as the view writes a Hash, without to_json's
+            # options); without, render json:'s.
+            texts, collections = Envelope.split(value, stream_options[:partial] ? nil : json_options)
             parts = collections.map { |collection| [collection, elements] }
           end
           body = Body.new(texts, parts, stream_options, logger: controller.logger)
@@ -86,6 +90,19 @@ module Jetson
         def marker = "jetson-json-stream-#{SecureRandom.hex(16)}"
 
         private
+
+        # The options `render json:` passes to to_json: render's own taken
+        # out, and escape: false where the controller's
+        # escape_json_responses is off (ActionPack 8.1; false under
+        # load_defaults "8.1"), as its renderer does without a callback.
+        def json_options(controller, options)
+          json_options = options.except(*OWN_OPTIONS, :callback, :content_type, :status)
+          klass = controller.class
+          if klass.respond_to?(:escape_json_responses?) && !klass.escape_json_responses? && options[:callback].blank?
+            json_options[:escape] ||= false
+          end
+          json_options
+        end
 
         def element_writer(controller, stream_options, json_options)
           if (partial = stream_options[:partial])
@@ -356,7 +373,7 @@ module Jetson
       module Envelope
         module_function
 
-        def split(value)
+        def split(value, options = nil)
           return [["", ""], [value]] if collection?(value)
 
           collections = []
@@ -364,7 +381,7 @@ module Jetson
           replaced = replace(value, collections, marker)
           raise ArgumentError, "json_stream: no relation or enumerator to stream in #{value.class}" if collections.empty?
 
-          [Streaming.cut(ActiveSupport::JSON.encode(replaced), marker, collections.size), collections]
+          [Streaming.cut(ActiveSupport::JSON.encode(replaced, options), marker, collections.size), collections]
         end
 
         def collection?(value)
