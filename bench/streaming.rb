@@ -154,7 +154,8 @@ module BenchStreaming
     lines << ""
     lines << "- CPU: #{cpu}"
     lines << "- Ruby: #{RUBY_DESCRIPTION}, servers with `--yjit`; puma #{Gem.loaded_specs['puma']&.version}, " \
-             "Rails #{Gem.loaded_specs['railties']&.version}, jbuilder #{Gem.loaded_specs['jbuilder']&.version}, " \
+             "Rails #{Gem.loaded_specs['railties']&.version} (its own load_defaults), jbuilder " \
+             "#{Gem.loaded_specs['jbuilder']&.version}, " \
              "SQLite (sqlite3 #{Gem.loaded_specs['sqlite3']&.version}, no mmap)"
     lines << "- Revision: #{revision}"
     lines << "- #{opts[:rows]} records (#{format('%.1f', results.first.bytes / 1e6)} MB of JSON) per request, " \
