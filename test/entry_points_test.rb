@@ -71,7 +71,7 @@ class EntryPointsTest < Minitest::Test
   end
 
   def test_jetson_jbuilder_in_a_rails_app_without_actionview_names_the_gem
-    # gemfiles/ruby-4.0-dev.gemfile bundles no Rails app stack.
+    # A bundle without a Rails app stack (ActiveSupport and jbuilder only).
     skip "railties is not in this bundle" unless Gem.loaded_specs["railties"]
     script = <<~RUBY
       $LOAD_PATH.reject! { |path| path.include?("/actionview-") }
