@@ -38,6 +38,10 @@ env = if SERVER
       end
 ENV.each { |k, v| env[k] = v unless v.strip.empty? }
 options = JetsonBench::Options.parse(argv, env)
+# --oj: every world's app calls Oj.optimize_rails in an initializer, as apps
+# that keep Oj do (bench/views/app.rb); "stock" is then the encoder each app
+# has after booting: Oj's, or Jetson's where jetson/jbuilder takes it over.
+ENV["JETSON_VIEWS_OJ"] = options.oj? ? "1" : nil
 
 if options.help?
   puts <<~TXT
@@ -50,6 +54,7 @@ if options.help?
       --verbose      print every slice
       --no-alloc     skip the objects-per-request counts
       --no-write     do not write bench/results/views.md
+      --oj           every world's app calls Oj.optimize_rails (bench/results/views-oj.md)
       --list         list endpoints and contenders
       --callgrind=ENDPOINT:LABEL[:N]
                      instead of timing: the first contender whose label contains LABEL, N requests
@@ -92,6 +97,19 @@ chosen = CONTENDERS.select do |c|
 end
 # ... and whatever a chosen one is checked against.
 contenders = CONTENDERS.select { |c| chosen.include?(c) || chosen.any? { |x| x.check.is_a?(Array) && x.check.last == c.label } }
+if options.oj?
+  # render json: passes escape: false under 8.1's defaults, which Oj ignores
+  # and ActiveSupport's encoders (Jetson's too) honour: these two write other
+  # bytes for <, > and & (the takeover's boot notice lists that difference).
+  contenders = contenders.map do |c|
+    next c unless c.check == [:bytes, HASHES_STOCK]
+
+    c.dup.tap do |x|
+      x.check = :parsed
+      x.note = "#{c.note}; --oj: compared after JSON.parse, as Oj ignores render json:'s escape: false"
+    end
+  end
+end
 yjit = JetsonBench::Environment.yjit?
 T0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 # Before any world starts: the worlds read the database's URL from ENV.
@@ -133,7 +151,9 @@ facts.insert(4, ["Rails", "actionpack #{JetsonBench::Environment.gem_version('ac
              ["Database", DATABASE == "sqlite3" ? "sqlite3 #{gems['sqlite3']} (:memory:)" : DATABASE_INFO],
              ["View layers", "jbuilder #{gems['jbuilder']}, props_template #{JetsonBench::Environment.gem_version('props_template')} " \
                              "(oj #{JetsonBench::Environment.gem_version('oj')}), jb #{JetsonBench::Environment.gem_version('jb')}"],
-             ["Worlds", worlds.values.map { |w| "#{w.name} (pid #{w.info[:pid]}, YJIT #{w.info[:yjit] ? 'on' : 'off'})" }.join(", ")])
+             ["Worlds", worlds.values.map { |w| "#{w.name} (pid #{w.info[:pid]}, YJIT #{w.info[:yjit] ? 'on' : 'off'})" }.join(", ")],
+             ["Encoders after boot (\"stock\")", worlds.values.map { |w| "#{w.name}: #{w.info[:booted_encoder]}" }.join(", ")])
+facts << ["Oj.optimize_rails", "called by every world's app in an initializer (--oj)"] if options.oj?
 facts.each { |k, v| puts "  #{k}: #{v}" }
 
 # ---------------------------------------------------------------------------
@@ -404,7 +424,9 @@ puts
 (explain + contender_notes + notes).each { |n| puts "- #{n}" }
 
 if options.write
-  path = File.expand_path(DATABASE == "sqlite3" ? "results/views.md" : "results/views-#{DATABASE}.md", __dir__)
+  name = DATABASE == "sqlite3" ? "views" : "views-#{DATABASE}"
+  name += "-oj" if options.oj?
+  path = File.expand_path("results/#{name}.md", __dir__)
   command = "bundle exec ruby #{yjit ? '--yjit ' : ''}bench/views.rb #{ARGV.join(' ')}".strip
   md = +"# Jbuilder views through the Rails stack\n\nCommand: `#{command}`\n\n"
   facts.each { |k, v| md << "- **#{k}**: #{v}\n" }

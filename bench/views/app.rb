@@ -83,6 +83,13 @@ module BenchViews
         config.paths["config/environments"] = []
         # The app's Ruby files are required by BenchViews.boot, not autoloaded.
         %w[app app/models app/controllers app/helpers app/mailers app/channels lib vendor].each { |p| config.paths[p] = [] }
+        # bench/views.rb --oj: what apps that keep Oj have in config/initializers.
+        if ENV["JETSON_VIEWS_OJ"]
+          initializer("bench.oj_optimize_rails") do
+            require "oj"
+            Oj.optimize_rails
+          end
+        end
       end
       const_set(:Application, app)
       ENV["DATABASE_URL"] = Database.url(@world) # no config/database.yml; sqlite3 :memory: by default

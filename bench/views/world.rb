@@ -44,9 +44,16 @@ module BenchViews
 
     def app = BenchViews::Application
 
+    # The encoder the app has once booted: ActiveSupport's own, or under
+    # --oj Oj's (Oj.optimize_rails) or Jetson's (jetson/jbuilder takes it
+    # over after Oj: lib/jetson/rails/oj_takeover.rb).
+    def booted_encoder
+      @booted_encoder ||= ActiveSupport.json_encoder
+    end
+
     def encoder=(name)
       ActiveSupport.json_encoder = case name
-                                   when "stock" then JetsonBench::RailsStock::ENCODER
+                                   when "stock" then ENV["JETSON_VIEWS_OJ"] ? booted_encoder : JetsonBench::RailsStock::ENCODER
                                    when "jetson" then Jetson::RailsEncoder
                                    else raise ArgumentError, "encoder #{name.inspect}"
                                    end
@@ -119,6 +126,7 @@ module BenchViews
       gems = %w[rails jbuilder props_template jb oj sqlite3 json].to_h { |g| [g, Gem.loaded_specs[g]&.version&.to_s] }
       { world: BenchViews.world, pid: Process.pid, ruby: RUBY_DESCRIPTION, yjit: yjit, gems: gems,
         jbuilder_template: origin, jetson: defined?(::Jetson::VERSION) ? ::Jetson::VERSION : nil,
+        booted_encoder: booted_encoder.name,
         handlers: ActionView::Template::Handlers.extensions.map(&:to_s).sort }
     end
 
@@ -160,6 +168,7 @@ end
 if $PROGRAM_NAME == __FILE__
   world = ARGV.fetch(0) { abort "usage: ruby bench/views/world.rb WORLD [--callgrind-run=PATH,ENCODER,N]" }
   BenchViews.boot(world)
+  BenchViews::World.booted_encoder # before any slice sets one
   if (spec = ARGV.find { |a| a.start_with?("--callgrind-run=") })
     BenchViews::World.callgrind_run(spec.split("=", 2).last)
   else

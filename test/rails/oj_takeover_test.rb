@@ -19,6 +19,7 @@ class OjTakeoverTest < Minitest::Test
       config.secret_key_base = "test"
       config.jetson.rails_encoder = ENV["OPT_IN"] == "1"
       config.jetson.oj = ENV["OJ"].to_sym if ENV["OJ"]
+      config.load_defaults ENV["DEFAULTS"] if ENV["DEFAULTS"]
       # Where apps call it: config/initializers, after the gems' initializers.
       initializer("app.oj") { Oj.optimize_rails }
     end
@@ -50,9 +51,10 @@ class OjTakeoverTest < Minitest::Test
     [out.lines.map(&:chomp), err]
   end
 
-  def boot(entry:, opt_in: false, oj: nil)
+  def boot(entry:, opt_in: false, oj: nil, defaults: nil)
     env = { "ENTRY" => entry, "OPT_IN" => opt_in ? "1" : "0" }
     env["OJ"] = oj.to_s if oj
+    env["DEFAULTS"] = defaults if defaults
     run_child(APP, env)
   end
 
@@ -67,6 +69,17 @@ class OjTakeoverTest < Minitest::Test
     # The notice shows what this app's Oj and Jetson wrote at boot.
     assert_includes err, "a Float with 17 significant digits: Oj wrote [0.3], now [0.30000000000000004]"
     assert_includes err, "config.jetson.oj = :keep"
+  end
+
+  # Rails 8.1's defaults turn escape_json_responses off: render json: then
+  # passes escape: false, which Oj ignores. The notice says so, with the
+  # bytes each wrote at boot.
+  def test_the_notice_names_render_json_where_escape_json_responses_is_off
+    skip "escape_json_responses is ActionPack 8.1's" unless Gem::Version.new(Gem.loaded_specs["actionpack"].version) >= Gem::Version.new("8.1")
+    _, err = boot(entry: "jetson/jbuilder", defaults: "8.1")
+    assert_includes err, '<, > and & in render json: (escape_json_responses off): Oj wrote ["\\u003cb\\u003e\\u0026\\u003c/b\\u003e"], now ["<b>&</b>"]'
+    _, err = boot(entry: "jetson/jbuilder")
+    refute_includes err, "render json:", "escape_json_responses is on without 8.1's defaults"
   end
 
   def test_the_rails_encoder_setting_takes_over_from_oj

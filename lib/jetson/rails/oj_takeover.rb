@@ -20,6 +20,13 @@ module Jetson
         "a Hash with both :id and \"id\" keys" => -> { { id: 1, "id" => 2 } }
       }.freeze
 
+      # render json:'s own call where the app turned escape_json_responses
+      # off (Rails 8.1's load_defaults): to_json(escape: false), which Oj's
+      # Rails mode ignores (it escapes them all the same).
+      RENDER_EXAMPLES = {
+        "<, > and & in render json: (escape_json_responses off)" => -> { "<b>&</b>" }
+      }.freeze
+
       module_function
 
       # Called once the app has initialized; returns the notice, or nil when
@@ -29,9 +36,10 @@ module Jetson
         return unless wanted && oj_encoder?
         return if app.config.jetson.oj == :keep
 
-        before = encode_examples
+        render = app.config.action_controller[:escape_json_responses] == false
+        before = encode_examples(render: render)
         Jetson::Rails.install!
-        notice = notice(before, encode_examples)
+        notice = notice(before, encode_examples(render: render))
         ::Rails.logger&.warn(notice)
         warn(notice) # the logger may not reach the console at boot
         notice
@@ -43,10 +51,13 @@ module Jetson
       end
 
       # @api private
+      # @param render [Boolean] whether render json: passes escape: false
       # @return [Hash{String => String}] each example encoded by the encoder in place
-      def encode_examples
-        EXAMPLES.transform_values do |value|
-          ActiveSupport::JSON.encode([value.call])
+      def encode_examples(render: false)
+        examples = EXAMPLES.transform_values { |value| [value, nil] }
+        RENDER_EXAMPLES.each { |name, value| examples[name] = [value, { escape: false }] } if render
+        examples.transform_values do |value, options|
+          ActiveSupport::JSON.encode([value.call], options)
         rescue StandardError => e
           "raises #{e.class}"
         end
@@ -55,7 +66,7 @@ module Jetson
       # @api private
       # @return [String] the boot notice: the examples whose bytes changed
       def notice(oj, jetson)
-        changed = EXAMPLES.keys.reject { |name| oj[name] == jetson[name] }
+        changed = oj.keys.reject { |name| oj[name] == jetson[name] }
         lines = changed.map { |name| "  #{name}: Oj wrote #{oj[name]}, now #{jetson[name]}" }
         "Jetson: Oj.optimize_rails had made Oj ActiveSupport's JSON encoder; Jetson::RailsEncoder replaces it " \
           "(set config.jetson.oj = :keep to leave Oj in place). JSON responses are now ActiveSupport's own bytes" +
