@@ -57,12 +57,12 @@ module Jetson
           if value == true
             texts, parts = ViewStream.render(controller, options)
           else
-            json_options = json_options(controller, options)
-            elements = element_writer(controller, stream_options, json_options)
             # With partial: the document is the .json.jbuilder view's (its
             # envelope written as the view writes a Hash, without to_json's
             # options); without, render json:'s.
-            texts, collections = Envelope.split(value, stream_options[:partial] ? nil : json_options)
+            json_options = json_options(controller, options) unless stream_options[:partial]
+            elements = element_writer(controller, stream_options, json_options)
+            texts, collections = Envelope.split(value, json_options)
             parts = collections.map { |collection| [collection, elements] }
           end
           body = Body.new(texts, parts, stream_options, logger: controller.logger)
@@ -373,7 +373,7 @@ module Jetson
       module Envelope
         module_function
 
-        def split(value, options = nil)
+        def split(value, options)
           return [["", ""], [value]] if collection?(value)
 
           collections = []
