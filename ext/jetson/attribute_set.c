@@ -24,7 +24,7 @@
 static struct {
     ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
         ivar_primary_key, ivar_default_attributes, ivar_column_indexes, ivar_row;
-    ID attribute_set_classes, stock_attribute_class_p, record_plan_for, descriptor;
+    ID attribute_set_classes, stock_attribute_class_p, record_plan_for, for_types, descriptor;
     VALUE mRecordPlan;
 } h;
 
@@ -131,49 +131,91 @@ static int attribute_state(jt_attribute_access *a, VALUE attribute)
     return stock ? 1 : -1;
 }
 
-/* The model plan of klass (RecordPlan.for), asked once per class and call;
- * Qnil: its records are read through Ruby. */
+JT_INLINE bool refuse(jt_attribute_access *a, enum jt_diag_reason why)
+{
+    a->why = (unsigned char)why;
+    a->why_detail = Qnil;
+    return false;
+}
+
+/* A plan as RecordPlan gives it; Qfalse stays (not an ActiveRecord model:
+ * nothing to count), anything else malformed is Qnil. */
+static VALUE valid_plan(VALUE plan)
+{
+    if (plan == Qfalse) return Qfalse;
+    if (!RB_TYPE_P(plan, T_ARRAY) || RARRAY_LEN(plan) != PLAN_SIZE || !plain_hash(RARRAY_AREF(plan, PLAN_TYPES)) ||
+        !plain_hash(RARRAY_AREF(plan, PLAN_READERS)) || !plain_hash(RARRAY_AREF(plan, PLAN_CASTS))) {
+        return Qnil;
+    }
+    return plan;
+}
+
+static void keep_plan(jt_attribute_access *a, VALUE klass, VALUE plan)
+{
+    if (a->plan_count == JT_ATTRIBUTE_CLASSES) return; /* asked again: correct, only slower */
+    /* Kept alive by this struct (on the C stack, or marked by its holder). */
+    a->plans[a->plan_count].klass = klass;
+    a->plans[a->plan_count].plan = plan;
+    a->plans[a->plan_count].replanned = false;
+    a->plan_count++;
+}
+
+/* The model plan of klass (RecordPlan.answer), asked once per class and
+ * call; Qnil: its records are read through Ruby; Qfalse: not a model. */
 static VALUE plan_of(jt_attribute_access *a, VALUE klass)
 {
     for (int i = 0; i < a->plan_count; i++) {
         if (a->plans[i].klass == klass) return a->plans[i].plan;
     }
-    VALUE plan = jt_stock_memo_ask(a->helper, h.record_plan_for, klass);
-    if (!RB_TYPE_P(plan, T_ARRAY) || RARRAY_LEN(plan) != PLAN_SIZE || !plain_hash(RARRAY_AREF(plan, PLAN_READERS)) ||
-        !plain_hash(RARRAY_AREF(plan, PLAN_CASTS))) {
-        plan = Qnil;
-    }
-    if (a->plan_count < JT_ATTRIBUTE_CLASSES) {
-        /* Kept alive by this struct being on the C stack. */
-        a->plans[a->plan_count].klass = klass;
-        a->plans[a->plan_count].plan = plan;
-        a->plans[a->plan_count].replanned = false;
-        a->plan_count++;
-    }
+    VALUE plan = valid_plan(jt_stock_memo_ask(a->helper, h.record_plan_for, klass));
+    keep_plan(a, klass, plan);
     return plan;
 }
 
-/* plan_of, past the kept answer: once per class and call. */
-static VALUE replan(jt_attribute_access *a, VALUE klass)
+/* The plan for the attribute types this record carries, when they are not
+ * its model's plan's. ActiveRecord builds a model's types lazily and without
+ * a lock: two threads loading its first records at once may each build a
+ * Hash, and records then carry one while the class keeps the other; a
+ * schema reload leaves the records loaded before with the old one. Either
+ * way the record is read under its own types, as its readers read it:
+ *   1. the model's plan asked for again (once per class and call), which
+ *      RecordPlan makes for the types new records get: after a reload, or
+ *      once the race has settled, that is the record's;
+ *   2. else a plan for exactly these types (RecordPlan.for_types, kept
+ *      there per model), once per types object and call.
+ * Qnil when neither can be had (the record is then read through Ruby). */
+static VALUE plan_for_types(jt_attribute_access *a, VALUE klass, VALUE types)
 {
     for (int i = 0; i < a->plan_count; i++) {
-        if (a->plans[i].klass != klass) continue;
-        if (a->plans[i].replanned) return a->plans[i].plan;
-        jt_stock_memo_forget(klass, h.record_plan_for);
-        VALUE plan = jt_stock_memo_ask(a->helper, h.record_plan_for, klass);
-        if (!RB_TYPE_P(plan, T_ARRAY) || RARRAY_LEN(plan) != PLAN_SIZE) plan = Qnil;
-        a->plans[i].plan = plan;
-        a->plans[i].replanned = true;
-        return plan;
+        VALUE plan = a->plans[i].plan;
+        if (a->plans[i].klass == klass && RTEST(plan) && RARRAY_AREF(plan, PLAN_TYPES) == types) return plan;
     }
-    return Qnil;
+    for (int i = 0; i < a->plan_count; i++) {
+        if (a->plans[i].klass != klass || a->plans[i].replanned) continue;
+        a->plans[i].replanned = true;
+        jt_stock_memo_forget(klass, h.record_plan_for);
+        VALUE plan = valid_plan(jt_stock_memo_ask(a->helper, h.record_plan_for, klass));
+        a->plans[i].plan = plan;
+        if (RTEST(plan) && RARRAY_AREF(plan, PLAN_TYPES) == types) return plan;
+        break;
+    }
+    VALUE plan = valid_plan(rb_funcall(h.mRecordPlan, h.for_types, 2, klass, types));
+    if (!RTEST(plan) || RARRAY_AREF(plan, PLAN_TYPES) != types) return Qnil;
+    keep_plan(a, klass, plan);
+    return plan;
 }
 
 VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
 {
-    if (!access_usable(a)) return Qundef;
+    if (!access_usable(a)) {
+        refuse(a, JT_WHY_ATTRIBUTE_SET);
+        return Qundef;
+    }
     VALUE plan = plan_of(a, klass);
-    if (NIL_P(plan)) return Qundef; /* with single-table inheritance or not: Ruby knows */
+    if (!RTEST(plan)) { /* with single-table inheritance or not: Ruby knows */
+        refuse(a, NIL_P(plan) ? JT_WHY_NO_PLAN : JT_WHY_NONE);
+        return Qundef;
+    }
     VALUE sti = RARRAY_AREF(plan, PLAN_STI);
     return plain_string(sti) ? sti : Qnil;
 }
@@ -182,7 +224,7 @@ bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass)
 {
     if (!access_usable(a)) return false;
     VALUE plan = plan_of(a, klass);
-    return !NIL_P(plan) && RARRAY_AREF(plan, PLAN_ONLY_ORDERED) == Qtrue;
+    return RTEST(plan) && RARRAY_AREF(plan, PLAN_ONLY_ORDERED) == Qtrue;
 }
 
 /* The names of types' that values lacks: an attribute the model declares
@@ -349,12 +391,12 @@ static VALUE readable_set(jt_attribute_access *a, VALUE record)
 
 bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *row)
 {
-    if (!access_usable(a)) return false;
+    if (!access_usable(a)) return refuse(a, JT_WHY_ATTRIBUTE_SET);
     VALUE klass = CLASS_OF(record);
     VALUE plan = plan_of(a, klass);
-    if (NIL_P(plan)) return false;
+    if (!RTEST(plan)) return refuse(a, NIL_P(plan) ? JT_WHY_NO_PLAN : JT_WHY_NONE);
     VALUE set = readable_set(a, record);
-    if (set == Qundef) return false;
+    if (set == Qundef) return refuse(a, JT_WHY_NOT_LOADED);
     VALUE values = rb_attr_get(set, h.ivar_values);
     VALUE types = rb_attr_get(set, h.ivar_types);
     VALUE attributes = rb_attr_get(set, h.ivar_attributes);
@@ -363,14 +405,11 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     raw_values raw;
     if (!raw_values_of(a, values, &raw) || !plain_hash(types) || !plain_hash(attributes) ||
         !plain_hash(additional) || !plain_hash(casted)) {
-        return false;
+        return refuse(a, JT_WHY_RAW_VALUES);
     }
-    /* Planned for other types: the schema was reloaded since the plan was
-     * kept (planned again, once per call), or the record was loaded before
-     * (read through Ruby). */
     if (types != RARRAY_AREF(plan, PLAN_TYPES)) {
-        plan = replan(a, klass);
-        if (NIL_P(plan) || types != RARRAY_AREF(plan, PLAN_TYPES)) return false;
+        plan = plan_for_types(a, klass, types);
+        if (NIL_P(plan)) return refuse(a, JT_WHY_TYPES);
     }
 
     /* (values.keys | types.keys | @attributes.keys): values' keys, then
@@ -381,9 +420,11 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     row->casted = RHASH_SIZE(casted) ? casted : Qnil;
     struct row_fill fill = {.row = row, .values_row = raw.row, .hint = 0, .unreadable = false};
     rb_hash_foreach(raw.names, value_key_i, (VALUE)&fill);
-    if (fill.unreadable) return false;
+    if (fill.unreadable) return refuse(a, row->count == JT_ATTRIBUTE_NAMES_MAX ? JT_WHY_TOO_MANY : JT_WHY_LAYOUT);
+    a->why = JT_WHY_LAYOUT;
     row->layout = row_layout(a, klass, plan, types, raw.names, additional, set, row);
     if (!row->layout) return false;
+    a->why = JT_WHY_NONE;
     for (long i = row->count; i < row->layout->count; i++) {
         row->names[i] = row->layout->names[i];
         row->attributes[i] = Qundef;
@@ -393,14 +434,14 @@ bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *
     row->count = row->layout->count;
     if (RHASH_SIZE(attributes) == 0) return true;
     rb_hash_foreach(attributes, attribute_key_i, (VALUE)&fill);
-    if (fill.unreadable) return false;
+    if (fill.unreadable) return refuse(a, JT_WHY_LAYOUT);
 
     /* keep_if initialized?: a name without an attribute object is built
      * from values (initialized). */
     long kept = 0;
     for (long i = 0; i < row->count; i++) {
         int state = row->attributes[i] == Qundef ? 1 : attribute_state(a, row->attributes[i]);
-        if (state < 0) return false;
+        if (state < 0) return refuse(a, JT_WHY_ATTRIBUTE_CLASS);
         if (state) {
             row->names[kept] = row->names[i];
             row->attributes[kept] = row->attributes[i];
@@ -428,34 +469,43 @@ static VALUE attribute_value(jt_attribute_access *a, VALUE attribute)
     return !NIL_P(value) || rb_ivar_defined(attribute, h.ivar_value) ? value : Qundef;
 }
 
+static enum jt_attribute_source reader_because(jt_attribute_access *a, enum jt_diag_reason why, VALUE name)
+{
+    a->why = (unsigned char)why;
+    a->why_detail = name;
+    return JT_ATTRIBUTE_READER;
+}
+
 enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE record, const jt_attribute_row *row,
                                              long i, bool fresh, VALUE *value, const jt_db_cast **cast)
 {
     const struct jt_attribute_layout *l = row->layout;
     int column = row->columns[i];
     int kind = l->readers[column] & JT_READER_KIND;
-    if (!kind) return JT_ATTRIBUTE_READER;
     VALUE name = row->names[i];
+    if (!kind) return reader_because(a, JT_WHY_READER, name);
     if (kind == JT_READER_PRIMARY_KEY) {
         /* id reads @primary_key, the class's primary key when the record was built. */
         VALUE key = rb_attr_get(record, h.ivar_primary_key);
-        if (key != name && (!plain_string(key) || !jt_same_string(key, name))) return JT_ATTRIBUTE_READER;
+        if (key != name && (!plain_string(key) || !jt_same_string(key, name))) {
+            return reader_because(a, JT_WHY_PRIMARY_KEY, name);
+        }
     }
     VALUE attribute = row->attributes[i], casted = row->casted, raw = row->raws[i];
     if (!fresh) {
         /* Ruby code ran since the row was read (an earlier reader, an
          * as_json): look again, in the same set. */
         VALUE set = readable_set(a, record);
-        if (set != row->set) return JT_ATTRIBUTE_READER;
+        if (set != row->set) return reader_because(a, JT_WHY_CHANGED, name);
         VALUE attributes = rb_attr_get(set, h.ivar_attributes);
         VALUE values = rb_attr_get(set, h.ivar_values);
         casted = rb_attr_get(set, h.ivar_casted_values);
         raw_values rv;
         if (!plain_hash(attributes) || !raw_values_of(a, values, &rv) || !plain_hash(casted)) {
-            return JT_ATTRIBUTE_READER;
+            return reader_because(a, JT_WHY_CHANGED, name);
         }
         attribute = rb_hash_lookup2(attributes, name, Qundef);
-        if (attribute != Qundef && !RTEST(attribute)) return JT_ATTRIBUTE_READER;
+        if (attribute != Qundef && !RTEST(attribute)) return reader_because(a, JT_WHY_CHANGED, name);
         raw = raw_value(&rv, name);
         RB_GC_GUARD(values);
     }
@@ -463,13 +513,14 @@ enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE recor
      * earlier, else the raw value cast now. */
     if (attribute != Qundef) {
         *value = attribute_value(a, attribute);
-        return *value == Qundef ? JT_ATTRIBUTE_READER : JT_ATTRIBUTE_VALUE;
+        return *value == Qundef ? reader_because(a, JT_WHY_UNCAST, name) : JT_ATTRIBUTE_VALUE;
     }
     if (!NIL_P(casted) && RHASH_SIZE(casted)) {
         *value = rb_hash_lookup2(casted, name, Qundef);
         if (*value != Qundef) return JT_ATTRIBUTE_VALUE;
     }
-    if (raw == Qundef || l->casts[column].kind == JT_CAST_NONE) return JT_ATTRIBUTE_READER;
+    if (raw == Qundef) return reader_because(a, JT_WHY_DEFAULT, name);
+    if (l->casts[column].kind == JT_CAST_NONE) return reader_because(a, JT_WHY_CAST, name);
     *value = raw;
     *cast = &l->casts[column];
     return JT_ATTRIBUTE_RAW;
@@ -495,6 +546,18 @@ VALUE jt_attribute_raw(jt_attribute_access *a, VALUE record, VALUE name, VALUE *
     return raw;
 }
 
+void jt_attribute_fallback(jt_attribute_access *a, enum jt_diag_kind kind, enum jt_diag_reason why, VALUE klass,
+                           VALUE detail)
+{
+    if (why == JT_WHY_NONE) {
+        why = (enum jt_diag_reason)a->why;
+        if (NIL_P(detail)) detail = a->why_detail;
+    }
+    a->why = JT_WHY_NONE;
+    a->why_detail = Qnil;
+    if (why != JT_WHY_NONE) jt_diag_fallback(a->diag, kind, why, klass, detail, 1);
+}
+
 void jt_attribute_access_finish(jt_attribute_access *a)
 {
     for (int i = 0; i < a->layout_count; i++) rb_free_tmp_buffer(&a->layout_holders[i]);
@@ -517,6 +580,7 @@ void jt_init_attribute_set(void)
     h.stock_attribute_class_p = rb_intern("stock_attribute_class?");
     h.record_plan_for = rb_intern("plan");
     h.descriptor = rb_intern("descriptor");
+    h.for_types = rb_intern("for_types");
     VALUE mRails = rb_define_module_under(jt.mJetson, "Rails");
     h.mRecordPlan = rb_define_module_under(mRails, "RecordPlan");
     rb_gc_register_mark_object(h.mRecordPlan);

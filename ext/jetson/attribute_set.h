@@ -3,6 +3,7 @@
 
 #include "jetson.h"
 #include "db_cast.h"
+#include "diagnostics.h"
 
 /* Reading an ActiveRecord record's attributes from ActiveModel's attribute
  * set (the LazyAttributeSet a record loaded from the database holds) instead
@@ -66,10 +67,12 @@ typedef struct jt_attribute_access {
         bool stock;
     } attribute_classes[JT_ATTRIBUTE_CLASSES];
     int attribute_class_count;
-    /* Model plans met (RecordPlan.for), Qnil for a class read through Ruby. */
+    /* Model plans met: the model's (RecordPlan.answer, through the memo),
+     * Qnil for a class read through Ruby, then any asked for the attribute
+     * types a record carries when they are not that plan's (for_types). */
     struct {
         VALUE klass, plan;
-        bool replanned;
+        bool replanned; /* the model's plan asked for again in this call */
     } plans[JT_ATTRIBUTE_CLASSES];
     int plan_count;
     /* Allocated one by one as they are met (GC-marked buffers, freed at the
@@ -79,6 +82,11 @@ typedef struct jt_attribute_access {
     VALUE layout_holders[JT_ATTRIBUTE_LAYOUTS];
     int layout_count;
     jt_db_context db;
+    /* This Ractor's counts, and why the last record or value this access
+     * refused went through Ruby (a JT_WHY_*; its subject and detail). */
+    jt_diagnostics *diag;
+    unsigned char why;
+    VALUE why_detail;
 } jt_attribute_access;
 
 JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
@@ -90,12 +98,22 @@ JT_INLINE void jt_attribute_access_init(jt_attribute_access *a, VALUE helper)
     a->plan_count = 0;
     a->layout_count = 0;
     jt_db_context_init(&a->db);
+    a->diag = jt_diagnostics_current();
+    a->why = JT_WHY_NONE;
+    a->why_detail = Qnil;
 }
 
 void jt_attribute_access_finish(jt_attribute_access *a);
 
+/* Counts a record (or a value of one) that went through Ruby: for why, or
+ * for JT_WHY_NONE under the reason the access gave when it last refused
+ * (a->why; none: not a model, nothing counted). May allocate: call where
+ * Ruby may run. */
+void jt_attribute_fallback(jt_attribute_access *a, enum jt_diag_kind kind, enum jt_diag_reason why, VALUE klass,
+                           VALUE detail);
+
 /* record.attribute_names (ActiveRecord's, over a LazyAttributeSet) into
- * row; false when Ruby has to answer. Runs no Ruby code unless it asks
+ * row; false when Ruby has to answer (a->why says why). Runs no Ruby code unless it asks
  * Jetson::Rails about a class met for the first time in this call. The
  * row's VALUEs live on the caller's stack. */
 bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *row);
@@ -113,8 +131,8 @@ bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass);
 
 /* Where record.send(row->names[i]) comes from, when it is ActiveRecord's
  * reader: a value cast already (*value), a raw value and its cast (*value,
- * *cast), or the reader itself. fresh: no Ruby code has run since
- * jt_attribute_names filled row. */
+ * *cast), or the reader itself (a->why says why). fresh: no Ruby code has
+ * run since jt_attribute_names filled row. */
 enum jt_attribute_source { JT_ATTRIBUTE_READER, JT_ATTRIBUTE_VALUE, JT_ATTRIBUTE_RAW };
 enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE record, const jt_attribute_row *row,
                                              long i, bool fresh, VALUE *value, const jt_db_cast **cast);

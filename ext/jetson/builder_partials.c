@@ -16,6 +16,7 @@
  * to _set_inline_partial as before. */
 
 #include "builder.h"
+#include "diagnostics.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
@@ -155,6 +156,7 @@ bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE
     struct inline_call call = {.plan = plan, .entry = entry};
     jb_slot value = jb_in_scope(self, run_guarded, (VALUE)&call);
     jb_set_value(jb_get(self), key, value);
+    jt_diag_native(jt_diagnostics_current(), JT_DIAG_PARTIALS, 1);
     RB_GC_GUARD(value.value);
     RB_GC_GUARD(plan);
     RB_GC_GUARD(entry);

@@ -65,6 +65,7 @@ static void reader_mark(void *ptr)
     rb_gc_mark(a->db.table_zone);
     rb_gc_mark(a->db.relation_class);
     rb_gc_mark(a->db.proxy_class);
+    rb_gc_mark(a->why_detail);
     for (int i = 0; i < r->probe_count; i++) {
         rb_gc_mark(r->probes[i].klass);
         rb_gc_mark(r->probes[i].names);
@@ -116,8 +117,12 @@ bool jb_record_read(jb_builder *b, VALUE object, jb_record_row *rr)
     rr->record = object;
     rr->fresh = true;
     rr->zone_read = false;
-    if (!jt_attribute_names(&r->access, object, &rr->row)) return false;
+    if (!jt_attribute_names(&r->access, object, &rr->row)) {
+        jt_attribute_fallback(&r->access, JT_DIAG_RECORDS, JT_WHY_NONE, rb_obj_class(object), Qnil);
+        return false;
+    }
     if (!jt_db_context_load(&r->access.db)) r->usable = false;
+    if (r->usable) jt_diag_native(r->access.diag, JT_DIAG_RECORDS, 1);
     return r->usable;
 }
 
@@ -159,6 +164,13 @@ static bool surely_present(const jt_db_cast *cast, VALUE raw)
     }
 }
 
+/* An attribute of a record read natively whose value its reader gives. */
+static bool value_in_ruby(record_reader *r, jb_record_row *rr, enum jt_diag_reason why, VALUE name)
+{
+    jt_attribute_fallback(&r->access, JT_DIAG_VALUES, why, rb_obj_class(rr->record), name);
+    return false;
+}
+
 bool jb_record_slot(jb_builder *b, jb_record_row *rr, VALUE name, jb_slot *slot)
 {
     VALUE text = RB_SYMBOL_P(name) ? rb_sym2str(name) : name;
@@ -167,25 +179,33 @@ bool jb_record_slot(jb_builder *b, jb_record_row *rr, VALUE name, jb_slot *slot)
     long i = 0;
     while (i < row->count && !jt_same_string(row->names[i], text)) i++;
     if (i == row->count) return false;
-    /* public_send: the reader must be public. */
-    if (!(row->layout->readers[row->columns[i]] & JT_READER_PUBLIC)) return false;
     record_reader *r = RTYPEDDATA_DATA(rr->reader);
+    /* public_send: the reader must be public (else it raises, as in Jbuilder). */
+    if (!(row->layout->readers[row->columns[i]] & JT_READER_PUBLIC)) {
+        int kind = row->layout->readers[row->columns[i]] & JT_READER_KIND;
+        return value_in_ruby(r, rr, kind ? JT_WHY_PRIVATE : JT_WHY_READER, row->names[i]);
+    }
     VALUE value = Qundef;
     const jt_db_cast *cast = NULL;
     switch (jt_attribute_source(&r->access, rr->record, row, i, rr->fresh, &value, &cast)) {
         case JT_ATTRIBUTE_VALUE:
+            jt_diag_native(r->access.diag, JT_DIAG_VALUES, 1);
             *slot = jb_leaf(jb_format_keys(b, value));
             return true;
         case JT_ATTRIBUTE_RAW:
             break;
         default:
-            return false;
+            return value_in_ruby(r, rr, JT_WHY_NONE, row->names[i]);
     }
     if (NIL_P(value)) { /* every cast of nil is nil */
+        jt_diag_native(r->access.diag, JT_DIAG_VALUES, 1);
         *slot = jb_leaf(Qnil);
         return true;
     }
-    if (cast->kind == JT_CAST_JSON || (b->ignore_nil && !surely_present(cast, value))) return false;
+    /* Its reader casts it (a JSON column's Hash is what merges look into). */
+    if (cast->kind == JT_CAST_JSON || (b->ignore_nil && !surely_present(cast, value))) {
+        return value_in_ruby(r, rr, JT_WHY_CAST, row->names[i]);
+    }
     jt_db_context *c = &r->access.db;
     /* Time.zone now, as the reader would read it now: once per extract!
      * while no Ruby code runs (a reader in between might set it). */
@@ -197,7 +217,9 @@ bool jb_record_slot(jb_builder *b, jb_record_row *rr, VALUE name, jb_slot *slot)
         c->zone = rr->zone;
     }
     long index = snapshot_index(b, row->layout->descriptors[row->columns[i]], cast, c);
-    if (index > JB_CAST_MAX) return false;
+    if (index > JB_CAST_MAX) return value_in_ruby(r, rr, JT_WHY_CAST, row->names[i]);
+    /* A cast leaf: written natively by target!, or cast by DbCast under its snapshot. */
+    jt_diag_native(r->access.diag, JT_DIAG_VALUES, 1);
     *slot = (jb_slot){ .value = value, .node = JB_CAST_BASE - (int32_t)index };
     return true;
 }

@@ -4,6 +4,7 @@
 #include "generator.h"
 #include "buffer.h"
 #include "symbol_names.h"
+#include "diagnostics.h"
 
 jt_handles jt;
 
@@ -79,6 +80,7 @@ static VALUE jetson_rails_generate(int argc, VALUE *argv, VALUE self)
     VALUE coder_proc = argc > 7 ? jt_rails_settings_apply_encoder(&settings, argv[7], argc > 8 ? argv[8] : Qnil) : Qfalse;
     settings.options = NIL_P(options) || RHASH_SIZE(options) == 0 ? Qundef : options;
     VALUE result = jt_generate_rails_coder(argv[0], &settings, coder_proc);
+    jt_diag_native(jt_diagnostics_current(), JT_DIAG_CALLS, 1);
     RB_GC_GUARD(options);
     RB_GC_GUARD(coder_proc);
     return result;
@@ -187,6 +189,7 @@ JT_EXPORT void Init_jetson(void)
     jt.pretty_space = frozen_string(" ");
     jt.pretty_nl = frozen_string("\n");
 
+    jt_init_diagnostics();
     jt_init_symbol_names();
     jt_init_buffer();
     jt_init_state();

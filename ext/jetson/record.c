@@ -169,18 +169,27 @@ static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *
  * value cast natively, or its reader. */
 static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribute_row *row, long i, bool fresh)
 {
+    jt_attribute_access *a = g->attribute_access;
     VALUE value = Qundef;
     const jt_db_cast *cast = NULL;
-    switch (jt_attribute_source(g->attribute_access, record, row, i, fresh, &value, &cast)) {
+    enum jt_diag_reason why = JT_WHY_NONE;
+    switch (jt_attribute_source(a, record, row, i, fresh, &value, &cast)) {
         case JT_ATTRIBUTE_VALUE:
+            jt_diag_native(a->diag, JT_DIAG_VALUES, 1);
             gen_pair_in_pass(g, first, row->names[i], value);
             return;
         case JT_ATTRIBUTE_RAW:
-            if (gen_cast_pair(g, first, row->names[i], cast, value)) return;
+            if (gen_cast_pair(g, first, row->names[i], cast, value)) {
+                jt_diag_native(a->diag, JT_DIAG_VALUES, 1);
+                return;
+            }
+            why = JT_WHY_CAST; /* a raw value this cast does not take */
             break;
         case JT_ATTRIBUTE_READER:
             break;
     }
+    jt_before_ruby(g);
+    jt_attribute_fallback(a, JT_DIAG_VALUES, why, rb_obj_class(record), row->names[i]);
     gen_sent_pair(g, first, record, row->names[i]);
 }
 
@@ -194,14 +203,21 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 {
     jt_before_ruby(g);
     jt_db_context_ready(g, &g->attribute_access->db); /* read here, where Ruby may run */
+    jt_attribute_access *a = g->attribute_access;
+    VALUE klass = rb_obj_class(record);
     struct jt_record_plan *plan = record_plan(g, options);
-    VALUE sti_column = jt_attribute_sti_column(g->attribute_access, CLASS_OF(record));
-    if (sti_column == Qundef) return false; /* single-table inheritance without a plan */
+    VALUE sti_column = jt_attribute_sti_column(a, CLASS_OF(record));
+    if (sti_column == Qundef) { /* no plan to say whether single-table inheritance drops a column */
+        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
+        return false;
+    }
     /* attribute_names_for_serialization: from the attribute set, else asked. */
     jt_attribute_row row;
-    bool from_set = jt_attribute_names(g->attribute_access, record, &row);
+    bool from_set = jt_attribute_names(a, record, &row);
     VALUE list = Qnil;
     if (!from_set) {
+        /* Written here still, each attribute through its reader. */
+        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
         list = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
         Check_Type(list, T_ARRAY);
         /* Copied: read below while Ruby code runs. */
@@ -213,11 +229,14 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
      * other) replaces its value in place: left to Ruby. */
     for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
         VALUE extra = RARRAY_AREF(plan->extras, i);
-        for (long j = 0; j < i; j++) {
-            if (jt_same_string(RARRAY_AREF(plan->extras, j), extra)) return false;
+        bool clash = names_include(row.names, row.count, extra) && plan_keeps(plan, extra, sti_column);
+        for (long j = 0; j < i && !clash; j++) clash = jt_same_string(RARRAY_AREF(plan->extras, j), extra);
+        if (clash) {
+            if (from_set) jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NAME_CLASH, klass, extra);
+            return false;
         }
-        if (names_include(row.names, row.count, extra) && plan_keeps(plan, extra, sti_column)) return false;
     }
+    if (from_set) jt_diag_native(a->diag, JT_DIAG_RECORDS, 1);
 
     bool only_ordered = !NIL_P(plan->only) && jt_attribute_only_ordered(g->attribute_access, CLASS_OF(record));
 
@@ -267,6 +286,17 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     return true;
 }
 
+/* A model serialized by its own Ruby: an ActiveRecord model whose
+ * serializable_hash (or a method it builds on) is the app's, or a model
+ * that is not ActiveRecord's (the diagnostics tell which). */
+static void record_in_ruby(jt_gen *g, VALUE record, const struct jt_class_profile *p)
+{
+    jt_before_ruby(g);
+    if (g->attribute_access) {
+        jt_attribute_fallback(g->attribute_access, JT_DIAG_RECORDS, JT_WHY_SERIALIZATION, rb_obj_class(record), Qnil);
+    }
+}
+
 /* One included record: serializable_hash(options), natively when its class
  * allows (see gen_rails_record). */
 static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
@@ -277,6 +307,7 @@ static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
     if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
         return;
     }
+    if (!p->rails_record_stock) record_in_ruby(g, record, p);
     jt_rails_gen_in_pass(g, rb_funcall(record, jt.id_serializable_hash, 1, options), Qnil);
 }
 
@@ -309,8 +340,15 @@ bool jt_record_model(jt_gen *g, VALUE model, struct jt_class_profile *p)
         if (p->rails_root < 0) p->rails_root = RTEST(rb_funcall(model, jt.id_include_root_in_json, 0));
         root = p->rails_root ? Qtrue : Qfalse;
     }
-    if (RTEST(root)) return false;
+    if (RTEST(root)) {
+        jt_before_ruby(g);
+        if (g->attribute_access) {
+            jt_attribute_fallback(g->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
+        }
+        return false;
+    }
     if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
+    if (!p->rails_record_stock) record_in_ruby(g, model, p);
     VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
     jt_rails_gen_in_pass(g, hash, Qnil);
     RB_GC_GUARD(hash);

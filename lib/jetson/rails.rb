@@ -470,7 +470,10 @@ module Jetson
       flags = Rails::EncodingRules.call_flags(flags, escape)
       # Without the Coder's block, the Coder encoder itself: same bytes, not
       # an error in the app (rails8_settings_test asserts the block is found).
-      return encoder.new(options).encode(value) unless flags
+      unless flags
+        Rails::Diagnostics.fallback(:calls, :coder_block, encoder, nil, 1)
+        return encoder.new(options).encode(value)
+      end
 
       # The options go to the top-level as_json (done natively), as in ActiveSupport.
       Jetson.rails_generate(value, as_json_options, escape_html, settings.use_standard_json_time_format,
@@ -485,4 +488,5 @@ end
 require_relative "rails/encoding_rules"
 require_relative "rails/record_plan"
 require_relative "rails/db_cast"
+require_relative "rails/diagnostics"
 require_relative "railtie" if defined?(::Rails::Railtie)

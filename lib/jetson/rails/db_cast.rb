@@ -18,45 +18,52 @@ module Jetson
 
       # Type classes cast natively, by kind. Exact classes only: a subclass
       # may override any step of the cast. Worked out again when an adapter
-      # is loaded after the first call (its classes are defined then).
+      # is loaded after the first call (its classes are defined then); the
+      # table and the adapters it was made for are kept as one frozen pair,
+      # so a thread never reads a table with another's adapters.
       def self.type_classes
         adapters = ::ActiveRecord::ConnectionAdapters
         loaded = [defined?(adapters::SQLite3Adapter::SQLite3Integer), defined?(adapters::PostgreSQL::OID::Timestamp)]
-        return @type_classes if @type_classes && @type_classes_for == loaded
+        kept = @type_classes
+        return kept[1] if kept && kept[0] == loaded
 
-        @type_classes_for = loaded
-        @type_classes = begin
-          model = ::ActiveModel::Type
-          record = ::ActiveRecord::Type
-          classes = {
-            KIND_INTEGER => [model::Integer, model::BigInteger, record::UnsignedInteger, record::DecimalWithoutScale],
-            KIND_FLOAT => [model::Float],
-            KIND_DECIMAL => [model::Decimal],
-            KIND_STRING => [model::String, model::ImmutableString, record::Text],
-            KIND_BOOLEAN => [model::Boolean],
-            KIND_DATE => [record::Date],
-            KIND_DATETIME => [record::DateTime],
-            KIND_TIME => [record::Time],
-            KIND_JSON => [record::Json]
-          }
-          adapters = ::ActiveRecord::ConnectionAdapters
-          if defined?(adapters::SQLite3Adapter::SQLite3Integer)
-            classes[KIND_INTEGER] += [adapters::SQLite3Adapter::SQLite3Integer]
-          end
-          if defined?(adapters::PostgreSQL::OID::Timestamp)
-            oid = adapters::PostgreSQL::OID
-            classes[KIND_DECIMAL] += [oid::Decimal]
-            classes[KIND_DATE] += [oid::Date]
-            classes[KIND_DATETIME] += [oid::DateTime, oid::Timestamp]
-            classes[KIND_TIMESTAMPTZ] = [oid::TimestampWithTimeZone]
-            classes[KIND_JSON] += [oid::Jsonb]
-            classes[KIND_UUID] = [oid::Uuid]
-          end
-          classes.each_with_object({}) do |(kind, list), by_class|
-            list.each { |klass| by_class[klass] = kind if stock_type_class?(klass) }
-          end.freeze
-        end
+        table = type_classes_table
+        @type_classes = [loaded, table].freeze
+        table
       end
+
+      def self.type_classes_table
+        model = ::ActiveModel::Type
+        record = ::ActiveRecord::Type
+        classes = {
+          KIND_INTEGER => [model::Integer, model::BigInteger, record::UnsignedInteger, record::DecimalWithoutScale],
+          KIND_FLOAT => [model::Float],
+          KIND_DECIMAL => [model::Decimal],
+          KIND_STRING => [model::String, model::ImmutableString, record::Text],
+          KIND_BOOLEAN => [model::Boolean],
+          KIND_DATE => [record::Date],
+          KIND_DATETIME => [record::DateTime],
+          KIND_TIME => [record::Time],
+          KIND_JSON => [record::Json]
+        }
+        adapters = ::ActiveRecord::ConnectionAdapters
+        if defined?(adapters::SQLite3Adapter::SQLite3Integer)
+          classes[KIND_INTEGER] += [adapters::SQLite3Adapter::SQLite3Integer]
+        end
+        if defined?(adapters::PostgreSQL::OID::Timestamp)
+          oid = adapters::PostgreSQL::OID
+          classes[KIND_DECIMAL] += [oid::Decimal]
+          classes[KIND_DATE] += [oid::Date]
+          classes[KIND_DATETIME] += [oid::DateTime, oid::Timestamp]
+          classes[KIND_TIMESTAMPTZ] = [oid::TimestampWithTimeZone]
+          classes[KIND_JSON] += [oid::Jsonb]
+          classes[KIND_UUID] = [oid::Uuid]
+        end
+        classes.each_with_object({}) do |(kind, list), by_class|
+          list.each { |klass| by_class[klass] = kind if stock_type_class?(klass) }
+        end.freeze
+      end
+      private_class_method :type_classes_table
 
       # The methods a cast runs, by the kind's first class: each must still be
       # ActiveModel's or ActiveRecord's definition.
@@ -102,7 +109,7 @@ module Jetson
       # Descriptors by type object. Types live as long as their model's
       # schema (or a connection's type map); a schema reload makes new ones,
       # so the cache is emptied when it grows past what a few reloads leave.
-      @descriptors = {}.compare_by_identity
+      @descriptors = [nil, {}.compare_by_identity] # [the type_classes table they were made with, type => descriptor]
       @lock = Mutex.new
       DESCRIPTORS_MAX = 10_000
 
@@ -112,15 +119,20 @@ module Jetson
         # ActiveRecord moves to 2000-01-01 in Time.zone: see zone_time_rule),
         # timezone (:utc, :local, or nil for ActiveRecord.default_timezone),
         # enum labels (Hash of database value => label) or nil, enum subkind,
-        # the type], or NONE. Made once per type object.
+        # the type], or NONE. Made once per type object and table of type
+        # classes (an adapter loaded later adds classes: a type described
+        # before as NONE may now have a cast).
         def descriptor(type)
-          found = @descriptors[type]
+          table = type_classes
+          kept = @descriptors
+          found = kept[1][type] if kept[0].equal?(table)
           return found if found
 
           made = describe(type) || NONE
           @lock.synchronize do
-            @descriptors.clear if @descriptors.size >= DESCRIPTORS_MAX
-            @descriptors[type] = made
+            @descriptors = [table, {}.compare_by_identity] unless @descriptors[0].equal?(table)
+            @descriptors[1].clear if @descriptors[1].size >= DESCRIPTORS_MAX
+            @descriptors[1][type] = made
           end
           made
         end

@@ -137,9 +137,12 @@ module Jetson
         # a partial of another handler returns its content: the element
         buffer = template.handler.equal?(::JbuilderHandler) ? @buffer : nil
         if buffer && !block_given? && direct?(template)
+          Diagnostics.native(:partials, iteration.size)
           return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
                                buffer, self, @native_run)
         end
+        why = !buffer ? :handler : (block_given? ? :cache_miss : indirect_reason(template))
+        Diagnostics.fallback(:partials, why, nil, template.virtual_path, iteration.size)
         objects.each do |object|
           locals[as] = object
           locals[counter] = iteration.index
@@ -196,6 +199,14 @@ module Jetson
 
         compile(template)
         @compiled[template] = true
+      end
+
+      # Why direct? refused a .jbuilder template (for the diagnostics).
+      def indirect_reason(template)
+        if template.strict_locals? then :strict_locals
+        elsif debug_events? then :listener
+        else :view
+        end
       end
 
       # Template#render's compile!, with its error handling (a syntax error
@@ -259,8 +270,11 @@ module Jetson
                                                   identifier: template.identifier, layout: nil,
                                                   locals: locals) do |payload|
           content = if jbuilder && direct?(template)
+                      Diagnostics.native(:partials, 1)
                       run(template, locals, &@layout_block)
                     else
+                      Diagnostics.fallback(:partials, jbuilder ? indirect_reason(template) : :handler, nil,
+                                           template.virtual_path, 1)
                       template.render(@view, locals, jbuilder ? @buffer : nil, add_to_stack: true, &@layout_block)
                     end
           payload[:cache_hit] = @view.view_renderer.cache_hits[template.virtual_path]

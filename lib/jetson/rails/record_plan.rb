@@ -6,12 +6,23 @@ module Jetson
     # ActiveRecord model without running the model's Ruby: which attributes
     # are read by ActiveRecord's own reader, and for which attribute types.
     #
-    # A plan is made once per model and checked once per encoding call: the
-    # readers it relies on must still be the same methods (a reader defined,
-    # prepended or aliased since makes a new plan) and the model's
-    # attribute_types the same Hash (a schema reload makes a new one). The
-    # native side asks `for(klass)` at most once per class and call, and reads
-    # records only while their attribute set holds that Hash.
+    # A plan is made for one Hash of attribute types: the one the model's
+    # records carry (their attribute set's, from the model's
+    # attributes_builder). It holds while the readers it relies on are the
+    # same methods (a reader defined, prepended or aliased since makes a new
+    # plan). The native side asks for the model's plan at most once per
+    # class and call, and reads a record under it only while the record's
+    # attribute set holds that Hash; a record carrying another Hash gets a
+    # plan for the Hash it carries (for_types), so no record is left to Ruby
+    # for good because of the Hash it was loaded with:
+    # - ActiveRecord builds attribute_types and attributes_builder lazily and
+    #   without a lock: two threads loading a model's first records at once
+    #   (a deploy's first requests under puma) may each build their own, and
+    #   the class keep one while its builder holds the other;
+    # - a schema reload gives new records a new Hash, while records loaded
+    #   before keep the old one.
+    # Plans are made by whichever thread asks first; two threads making one
+    # at once make equal plans, and either may be kept.
     #
     # @api private
     module RecordPlan
@@ -27,31 +38,74 @@ module Jetson
       READER_PUBLIC = 4
 
       Plan = Struct.new(:native, :types, :methods) do
-        # Still what the model runs: the same types, the same readers.
+        # Still what the model runs: the same readers.
         def current?(klass)
-          klass.attribute_types.equal?(types) &&
-            methods.all? { |name, method| klass.instance_method(name) == method }
+          methods.all? { |name, method| klass.instance_method(name) == method }
         rescue NameError
           false
         end
       end
 
+      # Plans for types other than the model's current ones, kept per model:
+      # enough for the Hashes one race or reload leaves behind.
+      OTHER_TYPES_KEPT = 4
+
       @plans = {}
+      @other_plans = {}
+      @refusals = {}
       @lock = Mutex.new
       @only_ordered = nil
 
       class << self
-        # The native plan of klass (see above), or nil when its records go
-        # through Ruby.
+        # The native plan of klass for the types its records get now (see
+        # above); nil when its records go through Ruby (why_not says why),
+        # false when klass is not an ActiveRecord model.
         def for(klass)
+          return false unless record_class?(klass)
+
           current(klass)&.native
         end
 
         # memo_answer's: the plan, and the methods it rests on (each reader,
         # attribute_names, _read_attribute).
         def answer(klass)
+          return [false, []] unless record_class?(klass)
+
           plan = current(klass)
           [plan&.native, plan ? plan.methods.map { |name, _| [klass, name.to_sym] } + [[klass, :_read_attribute]] : []]
+        end
+
+        # The native plan of klass for exactly `types`, the attribute types
+        # a record of klass carries when they are not the plan's (see
+        # above): the record's readers cast with them. Asked by the native
+        # side at most once per types Hash and call.
+        def for_types(klass, types)
+          return nil unless record_class?(klass) && types.instance_of?(::Hash)
+
+          plan = current(klass)
+          return plan.native if plan&.types.equal?(types)
+
+          kept = @other_plans[klass]
+          plan = kept&.find { |other| other.types.equal?(types) }
+          return plan.native if plan&.current?(klass)
+
+          plan = build(klass, types)
+          return nil unless plan
+
+          @lock.synchronize do
+            others = (@other_plans[klass] || []).reject { |other| other.types.equal?(types) }
+            @other_plans[klass] = [plan, *others].first(OTHER_TYPES_KEPT).freeze
+          end
+          plan.native
+        end
+
+        # Why klass has no plan (its records' attributes are read through
+        # their methods), as a sentence; nil when it has one.
+        def why_not(klass)
+          return "#{klass} is not an ActiveRecord model" unless record_class?(klass)
+          return nil if current(klass)
+
+          @refusals[klass] || "no plan could be made for #{klass}"
         end
 
         # memo_answer's :collection_probe for a model: the attribute names
@@ -122,29 +176,56 @@ module Jetson
 
         # Forgets every plan (tests; an app never needs it).
         def reset!
-          @lock.synchronize { @plans.clear }
+          @lock.synchronize do
+            @plans.clear
+            @other_plans.clear
+            @refusals.clear
+          end
         end
 
         private
 
-        def current(klass)
-          plan = @plans[klass]
-          return plan if plan&.current?(klass)
-
-          plan = build(klass)
-          @lock.synchronize { @plans[klass] = plan } if plan
-          plan
+        def record_class?(klass)
+          defined?(::ActiveRecord::Base) && klass.is_a?(::Class) && klass < ::ActiveRecord::Base &&
+            !klass.singleton_class?
         end
 
-        def build(klass)
-          return nil unless defined?(::ActiveRecord::Base) && klass.is_a?(::Class) && klass < ::ActiveRecord::Base
-          return nil if klass.singleton_class? || klass.abstract_class?
-          return nil unless Rails.native_attribute_names?(klass)
+        # The attribute types the records of klass get when loaded: its
+        # builder's (what ActiveRecord gives each LazyAttributeSet), which
+        # after a race between first loads is not always klass.attribute_types.
+        def record_types(klass)
+          builder = klass.attributes_builder
+          types = builder.types if builder.respond_to?(:types)
+          types.instance_of?(::Hash) ? types : klass.attribute_types
+        end
+
+        def current(klass)
+          types = record_types(klass)
+          plan = @plans[klass]
+          return plan if plan&.types.equal?(types) && plan.current?(klass)
+
+          plan = build(klass, types)
+          @lock.synchronize { plan ? @plans[klass] = plan : @plans.delete(klass) }
+          plan
+        rescue ::ActiveRecord::ActiveRecordError, NameError => e
+          refuse(klass, "its schema could not be read (#{e.class}: #{e.message})")
+        end
+
+        def refuse(klass, why)
+          @lock.synchronize { @refusals[klass] = why }
+          nil
+        end
+
+        def build(klass, types)
+          return refuse(klass, "#{klass} is abstract") if klass.abstract_class?
+          unless Rails.native_attribute_names?(klass)
+            return refuse(klass, "#{klass}#attribute_names is not ActiveRecord's " \
+                                 "(#{location(klass.instance_method(:attribute_names))})")
+          end
 
           # Generated readers exist once the attribute methods are defined
-          # (ActiveRecord does it on the first instance).
+          # (ActiveRecord does it on the first instance, under its own lock).
           klass.define_attribute_methods
-          types = klass.attribute_types
           readers = {}
           casts = {}
           methods = [[:attribute_names, klass.instance_method(:attribute_names)]]
@@ -162,8 +243,13 @@ module Jetson
           end
           sti = klass._has_attribute?(klass.inheritance_column) ? klass.inheritance_column.to_s.dup.freeze : nil
           Plan.new([types, readers.freeze, sti, casts.freeze, only_ordered?].freeze, types, methods.freeze)
-        rescue ::ActiveRecord::ActiveRecordError, NameError
-          nil
+        rescue ::ActiveRecord::ActiveRecordError, NameError => e
+          refuse(klass, "its schema could not be read (#{e.class}: #{e.message})")
+        end
+
+        def location(method)
+          file, line = method.source_location
+          file ? "#{file}:#{line}" : method.owner.inspect
         end
       end
     end

@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "fileutils"
+require "tmpdir"
+require_relative "../../kit/puma_server"
+require_relative "../../kit/traffic"
+
+# Jetson as apps deploy it: the kit's generated scaffold app (kit/blog.rb)
+# under puma with its own config/puma.rb, production, Rails' default
+# threads, booted again and again, each boot's first requests arriving
+# together as a load balancer sends them after a deploy. On every boot:
+# - every response has the bytes the jbuilder gem and ActiveSupport's
+#   encoder give the same app (the jbuilder world, booted once);
+# - once those first requests are served, nothing stays on a slow path:
+#   Jetson::Rails.diagnostics of each worker shows no record, value,
+#   partial or encode going through Ruby for the requests after them, and
+#   the native side asks Ruby nothing more about classes.
+# The same in cluster mode (workers forked after boot with preload_app!),
+# and in development with code reloading.
+#
+# Before the fix this guards, 16 boots of 18 of such an app left every
+# record on Ruby's path for the life of the process (two threads built a
+# model's attribute types at once; test/records/concurrent_plans_test.rb
+# has that case in one process).
+class DeployBootsTest < Minitest::Test
+  BOOTS = Integer(ENV.fetch("JETSON_DEPLOY_BOOTS", "6"))
+  CLUSTER_BOOTS = Integer(ENV.fetch("JETSON_DEPLOY_CLUSTER_BOOTS", "3"))
+  WORKERS = 2
+  PATHS = Kit::Blog::ENDPOINTS.values.freeze
+  KINDS = %i[records values partials calls].freeze
+
+  def self.reference
+    @reference ||= begin
+      server = Kit::PumaServer.start(world: "jbuilder")
+      PATHS.to_h { |path| [path, server.get(path).body.b] }
+    ensure
+      server&.stop
+    end
+  end
+
+  def setup
+    skip "the kit's app needs railties and puma" unless kit_gems?
+    @log = File.join(Dir.tmpdir, "jetson-deploy-#{Process.pid}.log")
+  end
+
+  def kit_gems?
+    Gem::Specification.find_by_name("railties") && Gem::Specification.find_by_name("puma")
+  rescue Gem::MissingSpecError
+    false
+  end
+
+  # A model's first schema read waits as a database server's round trip
+  # would (kit/blog.rb, KIT_SCHEMA_LATENCY), so that the first requests
+  # interleave in ActiveRecord's lazy type building as they do in
+  # production; at least one boot must show the state that leaves (Post's
+  # records carrying types Post does not keep), or the test did not test it.
+  SCHEMA_LATENCY = "0.01"
+
+  def test_every_boot_takes_the_native_paths_in_single_mode
+    shared = Array.new(BOOTS) { |boot| check_boot(boot, workers: 0) }
+    assert_includes shared.flatten, false, "no boot raced on Post's attribute types"
+  end
+
+  def test_every_boot_takes_the_native_paths_in_cluster_mode
+    shared = Array.new(CLUSTER_BOOTS) { |boot| check_boot(boot, workers: WORKERS) }
+    assert_includes shared.flatten, false, "no worker raced on Post's attribute types"
+  end
+
+  # Development: the code reloaded between bursts (a model edited), each
+  # burst concurrent. Rails' log subscriber listens to ActionView's render
+  # events at debug level, so partials go through Template#render there
+  # (the diagnostics say so); records, values and encodes stay native.
+  def test_development_with_code_reloading
+    Dir.mktmpdir("jetson-deploy-dev") do |copy|
+      FileUtils.cp_r("#{Kit::Blog.dir}/.", copy)
+      env = { "DATABASE_URL" => "sqlite3:#{File.join(copy, 'storage/production.sqlite3')}",
+              "RAILS_DEVELOPMENT_HOSTS" => "kit.example" }
+      # As to production's https (assume_ssl) through a proxy, for the same URLs.
+      server = Kit::PumaServer.start(world: "jetson", rails_env: "development", dir: copy, log_path: @log, env: env,
+                                     headers: { "X-Forwarded-Proto" => "https" })
+      begin
+        first = Kit::Traffic.burst(server, PATHS)
+        assert_responses(first, "development, first requests")
+        loaded = server.diagnostics_by_pid.values.first[:post_class]
+        model = File.join(copy, "app/models/post.rb")
+        sleep 1.1 # a later mtime than the checker has seen (it ignores mtimes in the future)
+        File.write(model, "#{File.read(model)}# edited\n")
+        reloaded = Kit::Traffic.burst(server, PATHS)
+        assert_responses(reloaded, "development, after the reload")
+        before = server.diagnostics_by_pid
+        refute_equal loaded, before.values.first[:post_class], "the edit reloaded Post"
+        Kit::Traffic.burst(server, PATHS, rounds: 2)
+        after = server.diagnostics_by_pid
+        after.each do |pid, now|
+          delta = delta(before.fetch(pid), now)
+          %i[records values calls].each do |kind|
+            assert_equal 0, delta[kind][:ruby], "development: #{kind} through Ruby after the reload: #{now[:fallbacks]}"
+            assert_operator delta[kind][:native], :>, 0, "development: #{kind} written natively"
+          end
+          reasons = now[:fallbacks].select { _1[:kind] == "partials" }.map { _1[:reason] }.uniq - %w[cache_miss]
+          assert_equal(%w[listener], reasons, "development: partials leave Jetson's path only for the debug log's listener") if
+            delta[:partials][:ruby].positive?
+        end
+      ensure
+        server.stop
+      end
+    end
+  end
+
+  private
+
+  def check_boot(boot, workers:)
+    label = "#{workers.zero? ? 'single mode' : "cluster mode (#{workers} workers)"}, boot #{boot + 1}"
+    server = Kit::PumaServer.start(world: "jetson", workers: workers, log_path: @log,
+                                   env: { "KIT_SCHEMA_LATENCY" => SCHEMA_LATENCY })
+    begin
+      # The first requests, all at once; in cluster mode enough of them
+      # that every worker serves some (and warms its cache).
+      first = Kit::Traffic.burst(server, PATHS, rounds: workers.zero? ? 1 : 3)
+      assert_responses(first, "#{label}, first requests")
+      before = server.diagnostics_by_pid
+      Kit::Traffic.burst(server, PATHS, rounds: 2)
+      after = server.diagnostics_by_pid
+      assert_equal [workers, 1].max, after.size, "#{label}: every worker answered"
+      native = Hash.new(0)
+      after.each do |pid, now|
+        delta = delta(before.fetch(pid), now)
+        KINDS.each do |kind|
+          assert_equal 0, delta[kind][:ruby],
+                       "#{label}, worker #{pid}: #{kind} through Ruby once warm: #{now[:fallbacks].inspect}"
+          native[kind] += delta[kind][:native]
+        end
+        assert_equal before.fetch(pid)[:memo_asks], now[:memo_asks],
+                     "#{label}, worker #{pid}: the native side still asks Ruby about classes once warm"
+        assert_equal "Jetson::RailsEncoder", now[:encoder]
+      end
+      KINDS.each { |kind| assert_operator native[kind], :>, 0, "#{label}: #{kind} written natively" }
+      after.values.map { _1[:post_types_shared] }
+    ensure
+      server.stop
+    end
+  end
+
+  def assert_responses(responses, label)
+    reference = self.class.reference
+    responses.each do |path, status, body|
+      assert_equal 200, status, "#{label}: #{path}"
+      assert reference.fetch(path) == body, "#{label}: #{path} differs from the jbuilder gem's and ActiveSupport's bytes"
+    end
+  end
+
+  def delta(before, after)
+    KINDS.to_h do |kind|
+      [kind, { native: after[kind][:native] - before[kind][:native], ruby: after[kind][:ruby] - before[kind][:ruby] }]
+    end
+  end
+end
