@@ -48,6 +48,9 @@ module Kit
       "render_json_include" => "/kit/render_json_include.json"
     }.freeze
 
+    # The load floor of index and render_json (KitController#floor).
+    FLOOR = "/kit/floor.json"
+
     # Rails' default in the generated config/puma.rb.
     DEFAULT_THREADS = 3
 
@@ -91,6 +94,20 @@ module Kit
 
           def render_json_include
             render json: Post.includes(:comments), include: :comments
+          end
+
+          # The load floor of index and render_json: the same records
+          # loaded, nothing written.
+          def floor
+            Post.all.to_a
+            render json: "[]"
+          end
+
+          # A GC before a timed slice (each contender pays for its own
+          # garbage), and this process's allocations so far.
+          def gc
+            GC.start
+            render json: { pid: Process.pid, allocated: GC.stat(:total_allocated_objects) }
           end
 
           # This process's Jetson diagnostics (the jbuilder world has none),
@@ -138,7 +155,7 @@ module Kit
 
     ROUTES = <<~RUBY
       scope "kit", controller: "kit" do
-        %w[nested cached render_json render_json_include diagnostics].each { |action| get action }
+        %w[nested cached render_json render_json_include floor gc diagnostics].each { |action| get action }
       end
     RUBY
 

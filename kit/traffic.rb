@@ -36,7 +36,7 @@ module Kit
       false
     end
 
-    # wrk's requests per second for `seconds` over `connections`
+    # wrk's requests per second for `seconds` (whole seconds) over `connections`
     # connections on one thread, and its count of non-2xx responses.
     def wrk(server, path, connections:, seconds:)
       out, status = Open3.capture2e("wrk", "-t1", "-c#{connections}", "-d#{seconds}s",

@@ -87,17 +87,45 @@ module Jetson
 end
 
 require_relative "jetson/json_rules"
-# JETSON_EXTENSION loads another build of the extension instead of the
-# bundled one: `rake test:asan` points it at its sanitizer build, and every
-# child Ruby of the test run inherits it.
-if (extension = ENV["JETSON_EXTENSION"])
-  require File.expand_path(extension)
-elsif File.directory?(build = File.expand_path("jetson/#{RUBY_VERSION}", __dir__))
-  # A checkout's build for this Ruby (`rake compile`; see the Rakefile).
-  require File.join(build, "jetson")
-else
-  require_relative "jetson/jetson"
+
+module Jetson
+  # Raised by `require "jetson"` when the C extension was never compiled for
+  # the running Ruby: a checkout used as it is (`gem "jetson", path: ...`,
+  # which Bundler does not compile) before `bundle exec rake compile`. The
+  # message says what to run, and where.
+  class ExtensionMissingError < ::LoadError; end
+
+  # Loads the extension: JETSON_EXTENSION's build (`rake test:asan` points
+  # it at its sanitizer build, and every child Ruby of the test run
+  # inherits it); a checkout's build for this Ruby (`rake compile`, see the
+  # Rakefile); an installed gem's (lib/jetson/jetson.so, or the gem's
+  # extension directory on the load path, as Bundler builds a git source's).
+  # @api private
+  def self.load_extension
+    if (extension = ENV["JETSON_EXTENSION"])
+      return require File.expand_path(extension)
+    end
+
+    build = File.expand_path("jetson/#{RUBY_VERSION}", __dir__)
+    return require File.join(build, "jetson") if File.directory?(build)
+
+    begin
+      require_relative "jetson/jetson"
+    rescue ::LoadError
+      begin
+        require "jetson/jetson"
+      rescue ::LoadError
+        root = File.expand_path("..", __dir__)
+        raise ExtensionMissingError,
+              "Jetson's C extension is not compiled for Ruby #{RUBY_VERSION} in #{root}: run " \
+              "`bundle exec rake compile` in #{root} (once per Ruby). Bundler does not compile a gem used from " \
+              "a path (`gem \"jetson\", path: ...`); an installed gem compiles it when it is installed."
+      end
+    end
+  end
+  private_class_method :load_extension
 end
+Jetson.send(:load_extension)
 require_relative "jetson/state"
 require_relative "jetson/dump"
 require_relative "jetson/canonical"

@@ -1,11 +1,13 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/subprocess"
 require "support/json_oracle"
 
 # Bad input must end in a Ruby exception like the json gem's, never a crash.
 class BadInputTest < Minitest::Test
   include JSONOracle
+  include JetsonSubprocess
 
   def deep_array(levels)
     doc = []
@@ -115,6 +117,50 @@ class BadInputTest < Minitest::Test
     assert_generate_same([:a, { b: :c }])
   ensure
     Symbol.class_eval { alias_method :to_s, :jetson_original_to_s; remove_method :jetson_original_to_s }
+  end
+
+  # The json gem writes a Bignum's Integer#to_s, redefined or not, and
+  # raises TypeError when it returns something that is not a String (its
+  # test_broken_bignum). A child process: Integer#to_s is everyone's.
+  def test_redefined_integer_to_s_for_a_bignum
+    skip_subprocess_under_valgrind
+    script = <<~RUBY
+      require "json"
+      require "jetson"
+      Integer.prepend(Module.new do
+        def to_s(*args)
+          return super unless bit_length > 64
+          case $mode
+          when "string" then "redefined"
+          when "to_str" then Object.new.tap { |o| o.define_singleton_method(:to_str) { "via_to_str" } }
+          else nil
+          end
+        end
+      end)
+      %w[string to_str nil].each do |mode|
+        $mode = mode
+        [[1 << 64, 2], -(1 << 70), { "k" => 1 << 80 }].each do |doc|
+          [[:generate, {}], [:pretty_generate, {}], [:generate, { strict: true }]].each do |method, opts|
+            json, jetson = [JSON, Jetson].map do |mod|
+              mod.public_send(method, doc, opts)
+            rescue TypeError => e
+              "TypeError: \#{e.message}"
+            end
+            puts [mode, doc.inspect[0, 20], method, json == jetson ? "same" : "json \#{json.inspect} jetson \#{jetson.inspect}"].join(" ")
+          end
+        end
+      end
+    RUBY
+    lines = ruby_output(script).lines.map(&:chomp)
+    assert_equal 27, lines.size
+    assert_empty lines.reject { _1.end_with?(" same") }
+    # Not two equal mistakes: the redefinition is what is written.
+    out = ruby_output(<<~RUBY)
+      require "jetson"
+      Integer.prepend(Module.new { def to_s(*) = bit_length > 64 ? "redefined" : super })
+      puts Jetson.generate([1 << 64, 1])
+    RUBY
+    assert_equal "[redefined,1]\n", out
   end
 
   def test_mutating_the_document_from_to_json

@@ -4,6 +4,7 @@ require "test_helper"
 require "support/subprocess"
 require "open3"
 require "tmpdir"
+require "fileutils"
 
 # The entry points that build on other gems, required where those gems are
 # missing: the error is a LoadError that names the gem to add to the Gemfile.
@@ -48,6 +49,24 @@ class EntryPointsTest < Minitest::Test
       puts $LOADED_FEATURES.grep(/bundler/).size
     RUBY
     assert_equal %w[0 0], out.lines.map(&:chomp)
+  end
+
+  # A checkout used before `rake compile` (`gem "jetson", path: ...`, which
+  # Bundler does not compile): the LoadError says what to run, and where.
+  def test_an_uncompiled_checkout_says_to_compile
+    Dir.mktmpdir("jetson-uncompiled") do |checkout|
+      FileUtils.cp_r(File.join(LIB, "."), File.join(checkout, "lib"))
+      Dir.glob(File.join(checkout, "lib/jetson/{[0-9]*,jetson.so,jetson.bundle}")).each { FileUtils.rm_rf(_1) }
+      out, err, status = Open3.capture3(CLEAN_ENV.merge("JETSON_EXTENSION" => nil), RbConfig.ruby,
+                                        "-I", File.join(checkout, "lib"), "-e", REPORT, "jetson")
+      assert status.success?, err
+      klass, load_error, _gem, _path, message = out.lines.map(&:chomp)
+      assert_equal %w[Jetson::ExtensionMissingError true], [klass, load_error]
+      assert_equal "Jetson's C extension is not compiled for Ruby #{RUBY_VERSION} in #{File.realpath(checkout)}: " \
+                   "run `bundle exec rake compile` in #{File.realpath(checkout)} (once per Ruby). Bundler does not " \
+                   "compile a gem used from a path (`gem \"jetson\", path: ...`); an installed gem compiles it " \
+                   "when it is installed.", message
+    end
   end
 
   def test_jetson_alone_needs_nothing

@@ -774,7 +774,12 @@ static void gen_bignum(jt_gen *g, VALUE obj)
         return;
     }
     jt_before_ruby(g); /* it allocates: the GC may run (see key_cache.h) */
-    VALUE digits = rb_big2str(obj, 10);
+    /* The json gem writes a Bignum's to_s, converted with StringValue: an
+     * Integer#to_s redefined by the app is called (and what it returns must
+     * be a String, or TypeError), as there. */
+    VALUE digits = rb_method_basic_definition_p(rb_cInteger, jt.id_to_s) ? rb_big2str(obj, 10)
+                                                                          : rb_funcall(obj, jt.id_to_s, 0);
+    StringValue(digits);
     jt_buffer_append_str(g->buf, digits);
     RB_GC_GUARD(digits);
 }

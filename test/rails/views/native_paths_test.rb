@@ -105,6 +105,31 @@ class ViewsNativePathsTest < Minitest::Test
     assert_equal Post.count + 1, counts[:_set_inline_partial], "#{rails}: #{counts}"
   end
 
+  # Jetson::Rails.diagnostics counts what the calls above show: partials and
+  # elements Jetson ran, none through Template#render; with a listener on
+  # "!render_template.action_view" every element goes through it, and the
+  # diagnostics name that listener as the reason.
+  def test_diagnostics_count_the_partials
+    requests = %w[/cases/nested_partials /cases/partial_collection]
+    ViewsRunner.perform({ requests: requests }) # warm
+    Jetson::Rails::Diagnostics.reset!
+    ViewsRunner.perform({ requests: requests })
+    diagnostics = Jetson::Rails.diagnostics
+    assert_equal 0, diagnostics[:partials][:ruby], "#{rails}: #{diagnostics[:fallbacks]}"
+    assert_operator diagnostics[:partials][:native], :>=, Post.count, "#{rails}: #{diagnostics}"
+    assert_equal 0, diagnostics[:records][:ruby], "#{rails}: #{diagnostics[:fallbacks]}"
+
+    Jetson::Rails::Diagnostics.reset!
+    ViewsRunner.perform({ requests: requests, debug_events: true })
+    diagnostics = Jetson::Rails.diagnostics
+    assert_operator diagnostics[:partials][:ruby], :>=, Post.count, "#{rails}: #{diagnostics}"
+    reasons = diagnostics[:fallbacks].select { _1[:kind] == :partials }.map { _1[:reason] }.uniq
+    assert_equal [:listener], reasons
+    assert_match(/listen to !render_template\.action_view, owed per element/, diagnostics[:fallbacks].first[:why])
+  ensure
+    Jetson::Rails::Diagnostics.reset!
+  end
+
   # The document's text is the native writer's (target!), not the Hash
   # Jbuilder would hold encoded by to_json.
   def test_documents_are_written_natively
