@@ -2,10 +2,9 @@
 
 require "json"
 require "net/http"
-require "socket"
-require "timeout"
 require "rbconfig"
 require_relative "blog"
+require_relative "processes"
 
 module Kit
   # The kit's blog app (Kit::Blog) under puma as it deploys: `puma -C
@@ -40,7 +39,7 @@ module Kit
       @workers = workers
       @dir = dir
       @log_path = log_path
-      @port = free_port
+      @port = Processes.free_port
       @env = Blog.env(world: world, rails_env: rails_env).merge(
         "PORT" => @port.to_s, "RAILS_MAX_THREADS" => threads.to_s, "KIT_WORKERS" => workers.to_s,
         "RUBY_YJIT_ENABLE" => yjit ? "1" : "0"
@@ -58,17 +57,7 @@ module Kit
     end
 
     def stop
-      return unless @pid
-
-      begin
-        Process.kill("TERM", -@pid)
-        Timeout.timeout(20) { Process.wait(@pid) }
-      rescue Timeout::Error
-        Process.kill("KILL", -@pid)
-        Process.wait(@pid)
-      rescue Errno::ESRCH, Errno::ECHILD
-        nil
-      end
+      Processes.stop(@pid, group: true, grace: 20) if @pid
       @pid = nil
     end
 
@@ -121,13 +110,6 @@ module Kit
       @log_path == File::NULL ? "no log kept" : File.read(@log_path).lines.last(20).join
     rescue SystemCallError
       "no log"
-    end
-
-    def free_port
-      server = TCPServer.new("127.0.0.1", 0)
-      server.addr[1]
-    ensure
-      server&.close
     end
   end
 end

@@ -5,6 +5,7 @@ require "support/rails_oracle"
 require "jetson/jbuilder"
 require "support/record_matrix"
 require "support/native_read_checks"
+require "support/scratch_table"
 
 # A model's plan under concurrent first use. ActiveRecord builds a model's
 # attribute_types and attributes_builder lazily and without a lock: when two
@@ -22,38 +23,18 @@ class RecordsConcurrentPlansTest < Minitest::Test
 
   def setup
     @world = RecordMatrix.world("sqlite3")
-    connection = @world.connection
-    connection.drop_table(:raced, if_exists: true)
-    connection.create_table(:raced) do |t|
+    connection = ScratchTable.create(@world, :raced) do |t|
       t.string :title
       t.integer :score
       t.datetime :at, precision: 6
     end
-    # A statement prepared before another test's schema change would
-    # still return its columns.
-    connection.schema_cache.clear_data_source_cache!("raced")
-    connection.clear_cache!
     3.times { |i| connection.execute("INSERT INTO raced (title, score, at) VALUES ('t#{i}', #{i}, '2024-01-0#{i + 1} 10:00:00')") }
     Jetson::Rails::Diagnostics.reset!
   end
 
-  def teardown
-    ActiveSupport.json_encoder = STOCK
-  end
+  def fresh_model = ScratchTable.model(@world, :Raced, :raced)
 
-  def fresh_model
-    model = Class.new(@world.base) { self.table_name = "raced" }
-    @world.namespace.send(:remove_const, :Raced) if @world.namespace.const_defined?(:Raced, false)
-    @world.namespace.const_set(:Raced, model)
-    model
-  end
-
-  def encode(encoder, records)
-    ActiveSupport.json_encoder = encoder
-    ActiveSupport::JSON.encode(records)
-  ensure
-    ActiveSupport.json_encoder = STOCK
-  end
+  def encode(encoder, records) = RailsOracle.encode_with(encoder, records)
 
   def built(records)
     Jbuilder.new { |json| json.array!(records) { |r| json.extract!(r, :id, :title, :score, :at) } }.target!

@@ -4,6 +4,7 @@ require "test_helper"
 require "support/rails_oracle"
 require "jetson/jbuilder"
 require "support/record_matrix"
+require "support/scratch_table"
 
 # Jetson::Rails.diagnostics: what took the native paths and, for what did
 # not, the reason a user can act on. Each case writes records through Rails
@@ -14,37 +15,18 @@ class RecordsDiagnosticsTest < Minitest::Test
 
   def setup
     @world = RecordMatrix.world("sqlite3")
-    connection = @world.connection
-    connection.drop_table(:diagnosed, if_exists: true)
-    connection.create_table(:diagnosed) do |t|
+    connection = ScratchTable.create(@world, :diagnosed) do |t|
       t.string :title
       t.text :data
       t.integer :score
     end
-    connection.schema_cache.clear_data_source_cache!("diagnosed")
-    connection.clear_cache!
     2.times { |i| connection.execute("INSERT INTO diagnosed (title, data, score) VALUES ('t#{i}', '{\"a\":#{i}}', #{i})") }
     Jetson::Rails::Diagnostics.reset!
   end
 
-  def teardown
-    ActiveSupport.json_encoder = STOCK
-  end
+  def model(&body) = ScratchTable.model(@world, :Diagnosed, :diagnosed, &body)
 
-  def model(&body)
-    klass = Class.new(@world.base) { self.table_name = "diagnosed" }
-    @world.namespace.send(:remove_const, :Diagnosed) if @world.namespace.const_defined?(:Diagnosed, false)
-    @world.namespace.const_set(:Diagnosed, klass)
-    klass.class_eval(&body) if body
-    klass
-  end
-
-  def encode(encoder, value)
-    ActiveSupport.json_encoder = encoder
-    ActiveSupport::JSON.encode(value)
-  ensure
-    ActiveSupport.json_encoder = STOCK
-  end
+  def encode(encoder, value) = RailsOracle.encode_with(encoder, value)
 
   # Rails mode's bytes for value, checked against ActiveSupport's (after
   # Jetson's: ActiveSupport's encoder casts every value it reads); the

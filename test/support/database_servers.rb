@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../../kit/processes"
 require "socket"
 require "tmpdir"
 require "fileutils"
@@ -336,12 +337,7 @@ module DatabaseServers
       end
     end
 
-    def free_port
-      server = TCPServer.new("127.0.0.1", 0)
-      server.addr[1]
-    ensure
-      server&.close
-    end
+    def free_port = Kit::Processes.free_port
 
     def which(name)
       ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).each do |d|

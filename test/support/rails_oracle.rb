@@ -34,6 +34,15 @@ module RailsOracle
       end
     end
 
+    # ActiveSupport::JSON.encode(value) with `encoder` as ActiveSupport's
+    # encoder for the call, then the bundle's stock one again.
+    def encode_with(encoder, value)
+      ActiveSupport.json_encoder = encoder
+      ActiveSupport::JSON.encode(value)
+    ensure
+      ActiveSupport.json_encoder = stock
+    end
+
     # Whether the json gem refuses the arguments the encoder passes it.
     def refuses_its_own_call?(encoder)
       StockEncoderJson3.refused? { encoder.new.encode(nil) }

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "../../kit/processes"
 require "socket"
 require "tmpdir"
 require "fileutils"
@@ -38,12 +39,7 @@ module RedisServer
       nil
     end
 
-    def free_port
-      server = TCPServer.new("127.0.0.1", 0)
-      server.addr[1]
-    ensure
-      server&.close
-    end
+    def free_port = Kit::Processes.free_port
 
     def wait_until_up(port)
       200.times do

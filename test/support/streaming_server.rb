@@ -5,6 +5,7 @@ require "net/http"
 require "socket"
 require "rbconfig"
 require "timeout"
+require_relative "../../kit/processes"
 
 # StreamingApp under puma on a free loopback port, in a child process of its
 # own (its peak RSS is its own, and a crash is not the test's), and the
@@ -58,17 +59,7 @@ class StreamingServer
   end
 
   def stop
-    return unless @pid
-
-    begin
-      Process.kill("TERM", @pid)
-      Timeout.timeout(10) { Process.wait(@pid) }
-    rescue Timeout::Error
-      Process.kill("KILL", @pid)
-      Process.wait(@pid)
-    rescue Errno::ESRCH, Errno::ECHILD
-      nil
-    end
+    Kit::Processes.stop(@pid) if @pid
     @pid = nil
   end
 
