@@ -241,9 +241,13 @@ module Kit
                 "#{$&}#{$1}config.jetson.rails_encoder = true if defined?(Jetson::Railtie)\n"
               end
         end
-        edit(dir, "config/database.yml") do |text|
-          text.sub(%r{^(production:\n(?:  .*\n)*?)  # database: path/to/persistent/storage/production\.sqlite3\n},
-                   "\\1  database: storage/production.sqlite3\n")
+        # Rails 8 with --skip-solid leaves production's database out; 7.2 names it.
+        database = File.read(File.join(dir, "config/database.yml"))
+        unless database[/^production:\n(?:  .*\n)*/].to_s.match?(/^  database:/)
+          edit(dir, "config/database.yml") do |text|
+            text.sub(%r{^(production:\n(?:  .*\n)*?)  # database: path/to/persistent/storage/production\.sqlite3\n},
+                     "\\1  database: storage/production.sqlite3\n")
+          end
         end
         edit(dir, "config/environments/production.rb") do |text|
           text.sub(/^end\s*\z/, "  config.cache_store = :memory_store\nend\n")

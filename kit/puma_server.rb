@@ -11,8 +11,6 @@ module Kit
   # config/puma.rb` in the app's directory, the generated config (Rails'
   # default threads), production unless told otherwise, on a free loopback
   # port; in cluster mode with `workers:` (forked after boot, preload_app!).
-  # Requests go as to https://kit.example/ behind a proxy (production's
-  # assume_ssl; elsewhere `headers:` says so).
   #
   #   server = Kit::PumaServer.start(world: "jetson", workers: 2)
   #   server.get("/posts.json")     # => Net::HTTPResponse
@@ -23,6 +21,10 @@ module Kit
     # A request to the app once it listens: puma answers /up (Rails'
     # health check) once a worker has booted.
     READY_PATH = "/up"
+
+    # Every request's: as to https://kit.example/ through a proxy that ends
+    # TLS (production's force_ssl and assume_ssl then redirect nothing).
+    HEADERS = { "Accept" => "application/json", "Host" => "kit.example", "X-Forwarded-Proto" => "https" }.freeze
 
     attr_reader :port, :world, :workers, :log_path
 
@@ -35,7 +37,7 @@ module Kit
     def initialize(world:, workers: 0, threads: Blog::DEFAULT_THREADS, rails_env: "production", dir: Blog.dir,
                    log_path: File::NULL, yjit: true, env: {}, headers: {})
       @world = world
-      @headers = { "Accept" => "application/json", "Host" => "kit.example" }.merge(headers)
+      @headers = HEADERS.merge(headers)
       @workers = workers
       @dir = dir
       @log_path = log_path

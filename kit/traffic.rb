@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "open3"
+require_relative "puma_server"
 
 module Kit
   # Requests to a Kit::PumaServer as apps get them.
@@ -39,8 +40,8 @@ module Kit
     # wrk's requests per second for `seconds` (whole seconds) over `connections`
     # connections on one thread, and its count of non-2xx responses.
     def wrk(server, path, connections:, seconds:)
-      out, status = Open3.capture2e("wrk", "-t1", "-c#{connections}", "-d#{seconds}s",
-                                    "-H", "Host: kit.example", "-H", "Accept: application/json", server.url(path))
+      headers = PumaServer::HEADERS.flat_map { |name, value| ["-H", "#{name}: #{value}"] }
+      out, status = Open3.capture2e("wrk", "-t1", "-c#{connections}", "-d#{seconds}s", *headers, server.url(path))
       raise "wrk failed: #{out}" unless status.success?
 
       rps = out[/Requests\/sec:\s+([\d.]+)/, 1] or raise "wrk printed no rate: #{out}"
