@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "mkmf"
+require "fileutils"
 
 $CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
 # Only Init_jetson is exported (JT_EXPORT). Hidden symbols also make calls
@@ -36,4 +37,20 @@ have_func("rb_ext_ractor_safe", "ruby.h")
 require_relative "pow10_table"
 Jetson::Pow10Table.write("jetson_pow10_table.h")
 
+# The sources sit in one folder per layer (bytes, json, rails, builder; see
+# docs/architecture.md), jetson.c on top; every include names its folder
+# ("bytes/buffer.h"), from the source root on the include path. Objects
+# keep the folders in the build directory.
+layers = Dir.glob(File.join($srcdir, "*/")).map { |dir| File.basename(dir) }.sort
+$srcs = (["jetson.c"] + layers.flat_map { |layer| Dir.glob(File.join($srcdir, layer, "*.c")).sort })
+        .map { |path| path.delete_prefix("#{$srcdir}/") }
+$objs = $srcs.map { |src| src.sub(/\.c\z/, ".#{$OBJEXT}") }
+layers.each { |layer| FileUtils.mkdir_p(layer) }
+$INCFLAGS << " -I$(srcdir)"
+
 create_makefile("jetson/jetson")
+
+# mkmf knows no header dependencies: every object depends on every header,
+# so that changing one rebuilds what may include it.
+headers = Dir.glob(File.join($srcdir, "{,*/}*.h")).sort
+File.open("Makefile", "a") { |makefile| makefile.puts("", "$(OBJS): #{headers.join(' ')}") }

@@ -1,10 +1,10 @@
-#include "jetson.h"
-#include "attribute_set.h"
-#include "record_cache_keys.h"
-#include "generator.h"
-#include "buffer.h"
-#include "symbol_names.h"
-#include "diagnostics.h"
+#include "bytes/jetson.h"
+#include "rails/attribute_set.h"
+#include "rails/record_cache_keys.h"
+#include "json/generator.h"
+#include "bytes/buffer.h"
+#include "bytes/symbol_names.h"
+#include "rails/diagnostics.h"
 
 jt_handles jt;
 

@@ -1,0 +1,175 @@
+/* `json.author post.author, partial: "authors/author", as: :author` in a
+ * view: one partial rendered as a key's value, the commonest call of nested
+ * views (an author per post, per comment). Jbuilder renders it through
+ * ActionView's render helper; Jetson's Ruby side (JbuilderTemplate's
+ * _set_inline_partial, PartialRenderer#render) does the same lookups with
+ * fewer objects, but still builds an options Hash, a locals Hash and an
+ * instrumentation payload per call.
+ *
+ * Here, the first call with a given partial and `as:` asks the Ruby side
+ * for a plan (JbuilderTemplate#_inline_partial_plan): the template, its
+ * compiled method and a locals Hash, when the call can run that method as
+ * Template#render would and nobody listens to render_partial.action_view
+ * (whose payload would then be owed); false otherwise. Later calls set the
+ * object into the plan's locals and run the method in a scope of their own.
+ * Everything else (nil, a collection, other options, a plan refused) goes
+ * to _set_inline_partial as before. */
+
+#include "builder/builder.h"
+#include "rails/diagnostics.h"
+
+/* Written once by Init_jetson, only read afterwards (see jt_handles). */
+static struct {
+    ID inline_partial_plan, output_buffer, virtual_path, current_template;
+    VALUE sym_as, sym_partial;
+} h;
+
+enum {
+    PLAN_TEMPLATE, PLAN_METHOD, PLAN_LOCALS, PLAN_VIEW, PLAN_BUFFER, PLAN_RENDERER, PLAN_BLOCK, PLAN_NATIVE_RUN,
+    PLAN_SIZE
+};
+
+/* ActionView::Base#_run(method, template, locals, buffer, &block) without
+ * its Ruby frame, keyword defaults and ensure block: the same three view
+ * variables saved, set and put back, the same public call of the template's
+ * method. Taken only where PartialRenderer says _run is the one this
+ * repeats (its ActionView versions, not redefined). */
+struct view_run {
+    VALUE view, template, locals, buffer, block;
+    ID method;
+    VALUE saved_buffer, saved_path, saved_template;
+};
+
+static VALUE view_run_call(VALUE data)
+{
+    struct view_run *r = (struct view_run *)data;
+    rb_ivar_set(r->view, h.current_template, r->template);
+    rb_ivar_set(r->view, h.output_buffer, r->buffer);
+    VALUE args[2] = {r->locals, r->buffer};
+    return rb_funcall_with_block(r->view, r->method, 2, args, r->block);
+}
+
+static VALUE view_run_restore(VALUE data)
+{
+    struct view_run *r = (struct view_run *)data;
+    rb_ivar_set(r->view, h.output_buffer, r->saved_buffer);
+    rb_ivar_set(r->view, h.virtual_path, r->saved_path);
+    rb_ivar_set(r->view, h.current_template, r->saved_template);
+    return Qnil;
+}
+
+VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE buffer, VALUE block, bool native)
+{
+    if (!native || !RB_SYMBOL_P(method)) {
+        VALUE args[4] = {method, template, locals, buffer};
+        return rb_funcall_with_block(view, jb.id__run, 4, args, block);
+    }
+    struct view_run r = {
+        .view = view, .template = template, .locals = locals, .buffer = buffer, .block = block,
+        .method = rb_sym2id(method), .saved_buffer = rb_ivar_get(view, h.output_buffer),
+        .saved_path = rb_ivar_get(view, h.virtual_path), .saved_template = rb_ivar_get(view, h.current_template),
+    };
+    VALUE result = rb_ensure(view_run_call, (VALUE)&r, view_run_restore, (VALUE)&r);
+    RB_GC_GUARD(r.saved_buffer);
+    RB_GC_GUARD(r.saved_path);
+    RB_GC_GUARD(r.saved_template);
+    return result;
+}
+
+/* The plan for (partial, as), from the builder's list, asked for once. */
+static VALUE plan_for(VALUE self, jb_builder *b, VALUE partial, VALUE as)
+{
+    if (NIL_P(b->inline_plans)) RB_OBJ_WRITE(self, &b->inline_plans, rb_ary_new());
+    VALUE plans = b->inline_plans;
+    for (long i = 0; i < RARRAY_LEN(plans); i++) {
+        VALUE entry = RARRAY_AREF(plans, i);
+        if (RARRAY_AREF(entry, 1) == as && rb_str_equal(RARRAY_AREF(entry, 0), partial) == Qtrue) return entry;
+    }
+    VALUE plan = rb_funcall(self, h.inline_partial_plan, 2, partial, as);
+    if (!(RB_TYPE_P(plan, T_ARRAY) && RARRAY_LEN(plan) == PLAN_SIZE)) plan = Qfalse;
+    /* [partial, as, plan, running]: a partial that renders itself (the
+     * plan's locals in use) goes the Ruby way. */
+    VALUE entry = rb_ary_new_from_args(4, rb_str_new_frozen(partial), as, plan, Qfalse);
+    rb_ary_push(plans, entry);
+    return entry;
+}
+
+struct inline_call {
+    VALUE plan, entry;
+};
+
+static VALUE run_done(VALUE data)
+{
+    rb_ary_store(((struct inline_call *)data)->entry, 3, Qfalse);
+    return Qnil;
+}
+
+static VALUE run_guarded(VALUE data);
+
+static VALUE run_partial(VALUE data)
+{
+    VALUE plan = ((struct inline_call *)data)->plan;
+    /* view._run(method, template, locals, buffer, &layout_block) */
+    return jb_view_run(RARRAY_AREF(plan, PLAN_VIEW), RARRAY_AREF(plan, PLAN_METHOD), RARRAY_AREF(plan, PLAN_TEMPLATE),
+                       RARRAY_AREF(plan, PLAN_LOCALS), RARRAY_AREF(plan, PLAN_BUFFER), RARRAY_AREF(plan, PLAN_BLOCK),
+                       RTEST(RARRAY_AREF(plan, PLAN_NATIVE_RUN)));
+}
+
+/* Template#render's rescue: a StandardError becomes ActionView's
+ * Template::Error naming the partial (PartialRenderer#element_error). */
+static VALUE run_in_scope(VALUE data)
+{
+    VALUE plan = ((struct inline_call *)data)->plan;
+    int state = 0;
+    rb_protect(run_partial, data, &state);
+    if (state) {
+        VALUE error = rb_errinfo();
+        if (!RB_TYPE_P(error, T_OBJECT) || !RTEST(rb_obj_is_kind_of(error, rb_eStandardError))) rb_jump_tag(state);
+        rb_funcall(RARRAY_AREF(plan, PLAN_RENDERER), jb.id_element_error, 2, RARRAY_AREF(plan, PLAN_TEMPLATE), error);
+        rb_jump_tag(state); /* element_error raises; not reached */
+    }
+    return Qnil;
+}
+
+static VALUE run_guarded(VALUE data)
+{
+    rb_ary_store(((struct inline_call *)data)->entry, 3, Qtrue);
+    return rb_ensure(run_in_scope, data, run_done, data);
+}
+
+bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE *result)
+{
+    if (NIL_P(object) || !RB_TYPE_P(options, T_HASH) || RBASIC_CLASS(options) != rb_cHash || RHASH_SIZE(options) != 2) {
+        return false;
+    }
+    VALUE partial = rb_hash_lookup2(options, h.sym_partial, Qundef);
+    VALUE as = rb_hash_lookup2(options, h.sym_as, Qundef);
+    if (!RB_TYPE_P(partial, T_STRING) || !RB_SYMBOL_P(as)) return false;
+    jb_builder *b = jb_get(self);
+    VALUE entry = plan_for(self, b, partial, as);
+    VALUE plan = RARRAY_AREF(entry, 2);
+    if (!RTEST(plan) || RTEST(RARRAY_AREF(entry, 3))) return false;
+    /* _set_inline_partial's _collection? (respond_to? :map and :count). */
+    if (jb_collection_p(b, object)) return false;
+    VALUE locals = RARRAY_AREF(plan, PLAN_LOCALS);
+    rb_hash_aset(locals, as, object);
+    struct inline_call call = {.plan = plan, .entry = entry};
+    jb_slot value = jb_in_scope(self, run_guarded, (VALUE)&call);
+    jb_set_value(jb_get(self), key, value);
+    jt_diag_native(jt_diagnostics_current(), JT_DIAG_PARTIALS, 1);
+    RB_GC_GUARD(value.value);
+    RB_GC_GUARD(plan);
+    RB_GC_GUARD(entry);
+    *result = Qnil;
+    return true;
+}
+
+void jt_init_builder_partials(void)
+{
+    h.inline_partial_plan = rb_intern("_inline_partial_plan");
+    h.output_buffer = rb_intern("@output_buffer");
+    h.virtual_path = rb_intern("@virtual_path");
+    h.current_template = rb_intern("@current_template");
+    h.sym_as = ID2SYM(rb_intern("as"));
+    h.sym_partial = ID2SYM(rb_intern("partial"));
+}

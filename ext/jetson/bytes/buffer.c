@@ -1,0 +1,291 @@
+#include "bytes/buffer.h"
+
+/* rb_utf8_str_new goes through rb_enc_associate_index, which costs as much as
+ * generating a small document; a new String has no coderange to reset, so
+ * its encoding bits are set directly. */
+static VALUE utf8_str_new(const char *ptr, size_t len)
+{
+    VALUE str = rb_str_new(ptr, (long)len);
+    RB_ENCODING_SET_INLINED(str, jt.utf8_encindex);
+    return str;
+}
+
+/* Streaming used to hand each chunk to io.write as a fresh String. Those
+ * are garbage once written, but a stream allocates few objects, and Ruby
+ * sweeps a collected page only when it needs its slots: the Strings of 1 GB
+ * streamed through a Writer stayed allocated long enough to grow the peak
+ * RSS by 143 MB. IO#write copies what it is given (into its write buffer or
+ * the kernel) and keeps no reference, so a File, socket or pipe whose write
+ * is IO#write is lent the buffer's bytes themselves, in a frozen String that
+ * does not own them (see jt_buffer_flush). Any other io (a StringIO, a Rack
+ * body, ActionController::Live's buffer, which queues the String it is
+ * given) may keep the object, so it gets a fresh String each time. */
+bool jt_io_copies(VALUE io)
+{
+    return RB_TYPE_P(io, T_FILE) && rb_method_basic_definition_p(CLASS_OF(io), jt.id_write);
+}
+
+/* The fresh chunks (see jt_io_copies) are garbage once the io is done
+ * with them, but Ruby frees a dead String's memory only when it sweeps its
+ * page, and it sweeps lazily, a few pages whenever it needs slots. A stream
+ * allocates one object per chunk, so it needs few slots: 1.5 GB through a
+ * Writer into an io whose write is a Ruby method grew the peak RSS by 104 MB
+ * (19 collections, the chunks of each waiting for the next one's sweep);
+ * Oj::StreamWriter, which allocates a small String per value and so
+ * collects hundreds of times, by 3 MB, and by 193 MB in a process holding
+ * 2 million objects. Telling the GC about the memory
+ * (rb_gc_adjust_memory_usage) only moves the collections earlier and makes
+ * them major (oldmalloc): 32 MB and 5x the major collections. What bounds it
+ * is a minor collection with an immediate sweep every JT_IO_SWEEP_BYTES of
+ * fresh chunks: the peak grows by about that much (8 MB), in either heap.
+ * It costs what a sweep of the whole heap costs, every 8 MB: 1.23 s against
+ * 1.11 s for the 1.5 GB in a small heap, 2.08 s against 1.73 s beside 2
+ * million objects (Oj: 4.1 and 4.5 s); a stream that encodes records
+ * produces its 8 MB far more slowly than that. GC.start is asked through
+ * Ruby: the C API has no minor collection. */
+static void sweep_fresh_chunks(void)
+{
+    VALUE opts = rb_hash_new();
+    rb_hash_aset(opts, ID2SYM(rb_intern("full_mark")), Qfalse);
+    rb_hash_aset(opts, ID2SYM(rb_intern("immediate_sweep")), Qtrue);
+    rb_funcallv_kw(rb_mGC, jt.id_start, 1, &opts, RB_PASS_KEYWORDS);
+}
+
+void jt_buffer_flush(jt_buffer *b)
+{
+    if (b->len == 0) return;
+    VALUE chunk;
+    const size_t len = b->len;
+    if (b->io_copies) {
+        /* The bytes stay in the buffer: a String that does not own them
+         * (freeing it leaves them alone), frozen because IO#write on Ruby
+         * 3.3+ otherwise moves a String's memory into a hidden frozen copy
+         * and leaves the String sharing it, where a reused String would then
+         * refuse a new length. The buffer is not written to again before
+         * io.write returns. One small object per chunk. */
+        chunk = rb_utf8_str_new_static(b->ptr, (long)len);
+        rb_str_freeze(chunk);
+    } else {
+        /* The io may keep the object it was given (see jt_io_copies). */
+        chunk = utf8_str_new(b->ptr, len);
+    }
+    /* Counted as sent before the write, which may raise after taking it. */
+    b->len = 0;
+    rb_io_write(b->io, chunk);
+    RB_GC_GUARD(chunk);
+    if (!b->io_copies && (b->unswept += len) >= JT_IO_SWEEP_BYTES) {
+        b->unswept = 0;
+        sweep_fresh_chunks();
+    }
+}
+
+/* Large documents cost memory traffic more than instructions: every page of
+ * a fresh buffer is faulted in and cleared by the kernel, each doubling
+ * copies what is written so far, and a copy into an exact-size result reads
+ * and writes it all once more. Two things avoid most of that once a document
+ * outgrows 1 MiB (JT_COPY_OUT_SIZE):
+ *
+ * - Each Ractor remembers the length of its last such document. Documents
+ *   are often generated again at about the same size (an endpoint, a cache
+ *   refresh), so the next one moves into a String of that length plus a
+ *   little, is written there and handed out as it is (jt_buffer_finish).
+ * - A document larger than that (or the first one) grows as usual; if it
+ *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
+ *   exact-size and its buffer is kept as the Ractor's spare, already grown
+ *   and warm, for the next document that outgrows what the length covers.
+ *   The spare is freed once a document fits the remembered length again.
+ *
+ * Smaller documents keep building their result in a String of their own. The
+ * spare is taken out of Ractor-local storage while in use, so a nested or
+ * concurrent generate (a to_json, another thread) gets its own buffer; a
+ * generate that raises leaves the spare to the GC, and the next one starts a
+ * new spare. The remembered length is only a number: nested or concurrent
+ * calls can at worst size a buffer wrongly, which growth or a shrink at the
+ * end corrects. */
+#define JT_SPARE_MIN (2 * JT_COPY_OUT_SIZE)
+#define JT_SPARE_MAX ((size_t)8 * 1024 * 1024)
+
+static VALUE take_spare(void)
+{
+    VALUE spare = rb_ractor_local_storage_value(jt.spare_buffer_key);
+    if (!NIL_P(spare)) rb_ractor_local_storage_value_set(jt.spare_buffer_key, Qnil);
+    return spare;
+}
+
+/* Frees the heap String's memory, or keeps it as the Ractor's spare. */
+static void release_heap(jt_buffer *b)
+{
+    if (b->recycle && b->capa >= JT_SPARE_MIN && b->capa <= JT_SPARE_MAX &&
+        NIL_P(rb_ractor_local_storage_value(jt.spare_buffer_key))) {
+        rb_ractor_local_storage_value_set(jt.spare_buffer_key, b->heap);
+    } else {
+        rb_str_resize(b->heap, 0);
+    }
+    b->heap = 0;
+    b->spare = false;
+}
+
+/* The length of the Ractor's last document over 1 MiB, or 0; lengths above
+ * JT_SIZED_MAX are not remembered (the next large document would reserve
+ * that much address space before it knows its size). */
+#define JT_SIZED_MAX ((size_t)64 * 1024 * 1024)
+
+static size_t large_size_hint(void)
+{
+    VALUE hint = rb_ractor_local_storage_value(jt.large_size_key);
+    return RB_FIXNUM_P(hint) ? (size_t)FIX2LONG(hint) : 0;
+}
+
+static void remember_large_size(size_t len)
+{
+    if (len <= JT_SIZED_MAX) rb_ractor_local_storage_value_set(jt.large_size_key, LONG2FIX((long)len));
+}
+
+/* A hidden String of capa bytes to write into. It stays hidden from
+ * ObjectSpace until it is handed out as the result. Its length is kept at its
+ * capacity, so that rb_str_resize keeps the bytes written. */
+static VALUE new_heap(size_t capa)
+{
+    VALUE heap = rb_str_buf_new((long)capa);
+    rb_obj_hide(heap);
+    rb_str_set_len(heap, (long)capa);
+    return heap;
+}
+
+/* Copies what is written into `heap`, which becomes the buffer; the previous
+ * heap String's memory goes back at once. */
+static void move_into(jt_buffer *b, VALUE heap)
+{
+    memcpy(RSTRING_PTR(heap), b->ptr, b->len);
+    if (b->heap) rb_str_resize(b->heap, 0);
+    b->heap = heap;
+}
+
+/* Moves the contents into a heap String of at least `capa` bytes. */
+static void jt_buffer_spill(jt_buffer *b, size_t capa)
+{
+    VALUE spare;
+    size_t hint;
+    if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) >= capa) {
+        /* A little over the last size, for a document that grew a bit. */
+        move_into(b, new_heap(capa = hint + hint / 32));
+        b->sized = true;
+        /* While documents come at sizes the hint covers, a spare is not
+         * used: its memory goes back. */
+        if (!NIL_P(spare = take_spare())) rb_str_resize(spare, 0);
+    } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_spare())) {
+        if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
+        move_into(b, spare);
+        b->spare = true;
+        capa = (size_t)RSTRING_LEN(spare);
+    } else if (b->heap) {
+        rb_str_resize(b->heap, (long)capa);
+    } else {
+        move_into(b, new_heap(capa));
+    }
+    b->ptr = RSTRING_PTR(b->heap);
+    b->capa = capa;
+    b->moves++;
+}
+
+/* The size of the first heap buffer: buffer_initial_length, a hint that
+ * past JT_INITIAL_HEAP_MAX would reserve memory no document asked for (2**40
+ * is a NoMemoryError where json writes the document). */
+static size_t first_heap_capa(const jt_buffer *b)
+{
+    return b->spill_capa < JT_INITIAL_HEAP_MAX ? b->spill_capa : JT_INITIAL_HEAP_MAX;
+}
+
+JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
+{
+    if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
+    size_t required = b->len + need;
+    size_t capa = b->heap ? b->capa : first_heap_capa(b);
+    if (capa < b->capa) capa = b->capa;
+    while (capa < required) {
+        capa = capa > (size_t)LONG_MAX / 2 ? required : capa * 2;
+    }
+    jt_buffer_spill(b, capa);
+}
+
+void jt_buffer_expect(jt_buffer *b, size_t more)
+{
+    /* Past JT_INITIAL_HEAP_MAX, an estimate is left to the doublings. */
+    if (b->io != Qnil || b->len > JT_INITIAL_HEAP_MAX || more > JT_INITIAL_HEAP_MAX - b->len) return;
+    size_t capa = b->len + more;
+    if (!b->heap && capa < first_heap_capa(b)) capa = first_heap_capa(b);
+    if (capa > b->capa) jt_buffer_spill(b, capa);
+}
+
+void jt_buffer_shrink(jt_buffer *b, size_t capa)
+{
+    if (b->len == 0 && b->heap && b->capa > capa) jt_buffer_spill(b, capa);
+}
+
+JT_NOINLINE void jt_buffer_send_chunk(jt_buffer *b)
+{
+    jt_buffer_flush(b);
+    /* A large value grew the buffer: back to the first size, so that
+     * streaming a long document keeps its memory bounded. */
+    if (b->capa > 4 * b->spill_capa) jt_buffer_shrink(b, b->spill_capa);
+}
+
+VALUE jt_buffer_finish(jt_buffer *b)
+{
+    if (b->io != Qnil) {
+        jt_buffer_flush(b);
+        rb_io_flush(b->io); /* as the json gem does: an io must respond to flush too */
+        RB_GC_GUARD(b->heap);
+        return b->io;
+    }
+    if (!b->heap) {
+        return utf8_str_new(b->ptr, b->len);
+    }
+    if (b->recycle && b->len >= JT_COPY_OUT_SIZE) remember_large_size(b->len);
+    /* An unused tail past 4 KiB and 1/16 of the length is not kept: what
+     * the result holds counts toward the GC's malloc limit (twitter.json
+     * kept 57 KB, 12%, and collected 15 times per 1,000 calls where json,
+     * with exact-size results, collects 13). */
+    const size_t unused = b->capa - b->len;
+    const bool slack = unused > 4096 && unused > b->len / 16;
+    /* Copied out exact-size, with the working memory freed at once or kept:
+     * - A result this large that had to grow would leave its growth
+     *   buffer's pages to the GC, and the next call would fault in fresh
+     *   ones (measured: twice the time of the copy on 5 MB); the working
+     *   memory stays warm, kept as the spare or back to malloc. A sized
+     *   buffer (see above) is the result.
+     * - A buffer of JT_MMAP_SIZE or more with slack, below 1 MiB, is freed
+     *   at its full size, as json's buffer is: glibc maps fresh memory for
+     *   any request larger than the largest mapping freed so far, so such a
+     *   buffer shrunk in place, freed later by the GC at the shrunk size,
+     *   left the next call's growth to the same power of two a fresh mapping
+     *   each time (measured on twitter.json in a long loop: 97 page faults
+     *   per call, collections 8 times longer, 0.85x json). Past 1 MiB the
+     *   result is sized from the last one, and copying the slack case out
+     *   cost canada.json 10% (1.49x json against 1.66x): it shrinks in
+     *   place. */
+    if (b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
+        (slack && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
+        VALUE result = utf8_str_new(b->ptr, b->len);
+        release_heap(b);
+        return result;
+    }
+    VALUE result = b->heap;
+    if (slack) {
+        rb_str_resize(result, (long)b->len);
+    } else {
+        rb_str_set_len(result, (long)b->len);
+    }
+    /* Built as BINARY bytes by us alone: nothing to transcode or re-scan. */
+    RB_ENCODING_SET_INLINED(result, jt.utf8_encindex);
+    RB_ENC_CODERANGE_CLEAR(result);
+    rb_obj_reveal(result, rb_cString);
+    b->heap = 0;
+    return result;
+}
+
+void jt_init_buffer(void)
+{
+    jt.spare_buffer_key = rb_ractor_local_storage_value_newkey();
+    jt.large_size_key = rb_ractor_local_storage_value_newkey();
+}

@@ -1,0 +1,185 @@
+#ifndef JETSON_ESCAPE_H
+#define JETSON_ESCAPE_H
+
+#include "bytes/buffer.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Which characters a JSON string must escape; the bits combine. */
+enum {
+    JT_ESCAPE_BASIC = 1,       /* '"', '\\' and control characters: always */
+    JT_ESCAPE_SCRIPT_SAFE = 2, /* also '/', U+2028 and U+2029 */
+    JT_ESCAPE_ASCII_ONLY = 4,  /* also every non-ASCII character, as \uXXXX */
+    /* ActiveSupport's escaping (Rails mode): */
+    JT_ESCAPE_JS_SEPARATORS = 8, /* U+2028 and U+2029, not '/' */
+    JT_ESCAPE_HTML = 16,         /* '<', '>' and '&' as \u003c, \u003e, \u0026 */
+};
+/* Modes whose lead byte 0xE2 may start a separator to escape. */
+#define JT_ESCAPE_E2 (JT_ESCAPE_SCRIPT_SAFE | JT_ESCAPE_JS_SEPARATORS)
+/* Highest mode >> 1 (JT_ESCAPE_BASIC is always set) that has a loop. */
+#define JT_ESCAPE_MODES ((JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML) >> 1)
+
+/* Any string, any length: the vector loops of escape.c. */
+void jt_escape_string_general(jt_buffer *b, const char *src, size_t len, int mode);
+
+#define JT_ONES UINT64_C(0x0101010101010101)
+#define JT_HIGHS UINT64_C(0x8080808080808080)
+
+/* High bit set in each byte of x equal to b. Borrows can only flag bytes
+ * above a real match, so the lowest flagged byte is always exact. */
+JT_INLINE uint64_t jt_swar_equal(uint64_t x, unsigned char b)
+{
+    uint64_t y = x ^ (JT_ONES * b);
+    return (y - JT_ONES) & ~y & JT_HIGHS;
+}
+
+/* Flags the bytes of x that stop a plain copy in this mode. */
+JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
+{
+    uint64_t hit = ((x - JT_ONES * 0x20) & ~x & JT_HIGHS) | jt_swar_equal(x, '"') | jt_swar_equal(x, '\\');
+    if (mode & JT_ESCAPE_SCRIPT_SAFE) hit |= jt_swar_equal(x, '/');
+    if (mode & JT_ESCAPE_E2) hit |= jt_swar_equal(x, 0xE2);
+    if (mode & JT_ESCAPE_HTML) hit |= jt_swar_equal(x, '<') | jt_swar_equal(x, '>') | jt_swar_equal(x, '&');
+    if (mode & JT_ESCAPE_ASCII_ONLY) hit |= x & JT_HIGHS;
+    return hit;
+}
+
+#ifdef __SSE2__
+/* The bytes of v that need attention in this mode, as 0xFF lanes (the high
+ * bit of a lane is what counts). */
+JT_INLINE __m128i jt_vector_hits(__m128i v, int mode)
+{
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
+    if (RB_UNLIKELY(mode != JT_ESCAPE_BASIC)) {
+        if (mode & JT_ESCAPE_SCRIPT_SAFE) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+        if (mode & JT_ESCAPE_E2) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+        if (mode & JT_ESCAPE_HTML) {
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
+        }
+        if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm_or_si128(hit, v);
+    }
+    return hit;
+}
+
+JT_INLINE int jt_vector_attention(__m128i v, int mode)
+{
+    return _mm_movemask_epi8(jt_vector_hits(v, mode));
+}
+#endif
+
+/* Whether any byte of the two words needs attention in this mode. */
+JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)lo), _mm_cvtsi64_si128((long long)hi));
+    return jt_vector_attention(v, mode) != 0;
+#else
+    return (jt_swar_attention(lo, mode) | jt_swar_attention(hi, mode)) != 0;
+#endif
+}
+
+/* For a string of len bytes that needs no escaping: reserves its quoted
+ * form, writes the opening quote and the closing one, and returns where the
+ * len bytes go. */
+JT_INLINE char *jt_quoted_slot(jt_buffer *b, size_t len)
+{
+    jt_buffer_reserve(b, len + 2);
+    char *dst = b->ptr + b->len;
+    dst[0] = '"';
+    dst[len + 1] = '"';
+    b->len += len + 2;
+    return dst + 1;
+}
+
+/* A string of 1..16 bytes as two words that together hold every byte (some
+ * twice, which is harmless: the check only looks for bytes that need
+ * attention), loaded with overlapping reads that never leave the string. */
+typedef struct jt_short_string {
+    uint64_t lo, hi;
+} jt_short_string;
+
+JT_INLINE jt_short_string jt_short_load(const char *src, size_t len)
+{
+    jt_short_string s;
+    if (len >= 8) {
+        memcpy(&s.lo, src, 8);
+        memcpy(&s.hi, src + len - 8, 8);
+    } else if (len >= 4) {
+        uint32_t l4, h4;
+        memcpy(&l4, src, 4);
+        memcpy(&h4, src + len - 4, 4);
+        s.lo = s.hi = l4 | ((uint64_t)h4 << 32);
+    } else {
+        uint32_t w = (unsigned char)src[0] | ((uint32_t)(unsigned char)src[len / 2] << 8) |
+                     ((uint32_t)(unsigned char)src[len - 1] << 16) | ((uint32_t)(unsigned char)src[0] << 24);
+        s.lo = s.hi = w * UINT64_C(0x100000001);
+    }
+    return s;
+}
+
+/* Stores the len bytes of s at dst, from the registers: the source may have
+ * moved since it was loaded (reserving room can run the GC). */
+JT_INLINE void jt_short_store(char *dst, size_t len, jt_short_string s)
+{
+    if (len >= 8) {
+        memcpy(dst, &s.lo, 8);
+        memcpy(dst + len - 8, &s.hi, 8);
+    } else if (len >= 4) {
+        uint32_t l4 = (uint32_t)s.lo, h4 = (uint32_t)(s.hi >> 32);
+        memcpy(dst, &l4, 4);
+        memcpy(dst + len - 4, &h4, 4);
+    } else {
+        dst[0] = (char)s.lo;
+        dst[len / 2] = (char)(s.lo >> 8);
+        dst[len - 1] = (char)(s.lo >> 16);
+    }
+}
+
+/* Writes `src` (valid UTF-8) as a quoted JSON string.
+ *
+ * Most strings in real documents (keys, ids, names, URLs) are short and need
+ * no escaping. Up to 64 bytes they are checked and copied here, inline, with
+ * overlapping loads that cover the string exactly (never a byte outside it),
+ * so the common case costs a few dozen instructions and no call. */
+JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int mode)
+{
+    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
+        jt_short_string s = jt_short_load(src, len);
+        if (!jt_short_attention(s.lo, s.hi, mode)) {
+            jt_short_store(jt_quoted_slot(b, len), len, s);
+            return;
+        }
+    }
+#ifdef __SSE2__
+    else if (len - 17 < 48) { /* 17..64 bytes: two or four overlapping vectors */
+        __m128i first = _mm_loadu_si128((const __m128i *)src);
+        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
+        __m128i hits = _mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode));
+        __m128i second = first, third = last; /* 17..32: the first two cover it */
+        if (len > 32) {
+            second = _mm_loadu_si128((const __m128i *)(src + 16));
+            third = _mm_loadu_si128((const __m128i *)(src + len - 32));
+            hits = _mm_or_si128(hits, _mm_or_si128(jt_vector_hits(second, mode), jt_vector_hits(third, mode)));
+        }
+        if (!_mm_movemask_epi8(hits)) {
+            char *dst = jt_quoted_slot(b, len);
+            _mm_storeu_si128((__m128i *)dst, first);
+            if (len > 32) {
+                _mm_storeu_si128((__m128i *)(dst + 16), second);
+                _mm_storeu_si128((__m128i *)(dst + len - 32), third);
+            }
+            _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+            return;
+        }
+    }
+#endif
+    jt_escape_string_general(b, src, len, mode);
+}
+
+#endif

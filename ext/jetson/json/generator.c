@@ -1,0 +1,1113 @@
+#include "json/generator_internal.h"
+#include "json/canonical.h"
+#include "json/key_cache.h"
+#include <math.h>
+
+
+JT_INLINE void gen_element(jt_gen *g, VALUE obj);
+static int gen_element_value(jt_gen *g, VALUE obj);
+
+/* --- errors -------------------------------------------------------------- */
+
+void jt_raise_generator_error_str(VALUE invalid_object, VALUE message)
+{
+    VALUE args[2] = { message, invalid_object };
+    rb_exc_raise(rb_class_new_instance(2, args, jt.eGeneratorError));
+}
+
+void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    VALUE message = rb_vsprintf(fmt, args);
+    va_end(args);
+    jt_raise_generator_error_str(invalid_object, message);
+}
+
+static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
+{
+    jt_before_ruby(g);
+    VALUE args[2] = { obj, is_key };
+    return rb_proc_call_with_block(g->cfg->as_json, 2, args, Qnil);
+}
+
+/* --- strings ------------------------------------------------------------- */
+
+JT_INLINE int string_coderange(VALUE str)
+{
+    int cr = RB_ENC_CODERANGE(str);
+    if (cr == RUBY_ENC_CODERANGE_UNKNOWN) cr = rb_enc_str_coderange(str);
+    return cr;
+}
+
+/* True when the bytes can be written as they are: ASCII, or valid UTF-8. */
+JT_INLINE bool string_is_json_ready(VALUE str)
+{
+    int cr = string_coderange(str);
+    if (RB_LIKELY(cr == RUBY_ENC_CODERANGE_7BIT)) return true;
+    if (cr == RUBY_ENC_CODERANGE_VALID) {
+        int idx = RB_ENCODING_GET_INLINED(str);
+        return idx == jt.utf8_encindex || idx == jt.usascii_encindex;
+    }
+    return false;
+}
+
+static VALUE encode_to_utf8(VALUE str)
+{
+    return rb_funcall(str, jt.id_encode, 1, rb_enc_from_encoding(rb_utf8_encoding()));
+}
+
+static VALUE encode_failed(VALUE str, VALUE error)
+{
+    jt_raise_generator_error_str(str, rb_funcall(error, rb_intern("message"), 0));
+    return Qnil;
+}
+
+/* A String that is not UTF-8 ready: strict mode's as_json gets the first
+ * say; BINARY that holds valid UTF-8 is reinterpreted; anything else is
+ * transcoded, and failure to transcode is a GeneratorError. */
+JT_NOINLINE VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
+{
+    jt_before_ruby(g);
+    if (!as_json_called && g->cfg->strict && RTEST(g->cfg->as_json)) {
+        VALUE coerced = call_as_json(g, str, Qfalse);
+        if (coerced != str) {
+            if (RB_TYPE_P(coerced, T_STRING)) {
+                if (!string_is_json_ready(coerced)) {
+                    jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
+                }
+            } else if (is_key) {
+                jt_raise_generator_error(coerced, "%"PRIsVALUE" not allowed as object key in JSON", CLASS_OF(coerced));
+            }
+            return coerced;
+        }
+    }
+
+    /* json 2 reinterpreted BINARY as UTF-8 (with a warning); json 3.1
+     * transcodes it like any other encoding, which fails past ASCII. */
+    if (!jt.json3 && RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
+        VALUE utf8 = rb_enc_associate_index(rb_str_dup(str), jt.utf8_encindex);
+        switch (rb_enc_str_coderange(utf8)) {
+            case RUBY_ENC_CODERANGE_7BIT:
+                return utf8;
+            case RUBY_ENC_CODERANGE_VALID:
+                rb_warn("Jetson.generate: UTF-8 string passed as BINARY, this will raise an encoding error in json 3.0");
+                return utf8;
+        }
+    }
+    return rb_rescue(encode_to_utf8, str, encode_failed, str);
+}
+
+/* A String already known to be ASCII or valid UTF-8. */
+JT_INLINE void write_ready_string(jt_gen *g, VALUE str)
+{
+    jt_escape_string(g->buf, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), g->escape_mode);
+    RB_GC_GUARD(str);
+}
+
+/* A String that came out of a conversion: its bytes may still be broken. */
+JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
+{
+    int cr = string_coderange(str);
+    if (RB_UNLIKELY(cr != RUBY_ENC_CODERANGE_7BIT && cr != RUBY_ENC_CODERANGE_VALID)) {
+        jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
+    }
+    write_ready_string(g, str);
+}
+
+/* Any T_STRING value (the json gem's generate_json_string). as_json gets one
+ * say per value: once it has been called, a String that is still not UTF-8 is
+ * an error, so a callback cannot bounce a value back and forth forever. */
+void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
+{
+    if (RB_LIKELY(string_is_json_ready(str))) {
+        write_ready_string(g, str);
+        return;
+    }
+    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
+        jt_rails_string(g, str);
+        return;
+    }
+    if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
+    str = jt_convert_encoding(g, str, false, false);
+    if (!RB_TYPE_P(str, T_STRING)) {
+        jt_gen_value(g, str);
+        return;
+    }
+    write_string_bytes(g, str);
+}
+
+
+void jt_write_string_bytes(jt_gen *g, VALUE str)
+{
+    write_string_bytes(g, str);
+}
+
+/* --- layout helpers ------------------------------------------------------ */
+
+JT_INLINE void write_layout(jt_gen *g, VALUE str)
+{
+    if (RB_UNLIKELY(str)) jt_buffer_append_str(g->buf, str);
+}
+
+JT_NOINLINE static void write_indent_slow(jt_gen *g, VALUE indent, long depth)
+{
+    size_t n = (size_t)RSTRING_LEN(indent);
+    if (depth <= 0) return;
+    jt_buffer_reserve(g->buf, n * (size_t)depth);
+    /* Read after growing: growth may run the GC, which may move an embedded String. */
+    const char *p = RSTRING_PTR(indent);
+    char *dst = g->buf->ptr + g->buf->len;
+    for (long i = 0; i < depth; i++, dst += n) memcpy(dst, p, n);
+    g->buf->len += n * (size_t)depth;
+    RB_GC_GUARD(indent);
+}
+
+JT_INLINE void write_indent(jt_gen *g, long depth)
+{
+    if (RB_LIKELY(!g->cfg->indent)) return;
+    if (depth >= 0 && depth <= g->indents_depth) {
+        size_t n = (size_t)depth * g->indent_len;
+        jt_buffer_reserve(g->buf, n);
+        memcpy(g->buf->ptr + g->buf->len, g->indents, n);
+        g->buf->len += n;
+    } else {
+        write_indent_slow(g, g->cfg->indent, depth);
+    }
+}
+
+#define JT_INDENTS_BUFFER 256
+
+/* Fills buf with the indent repeated as many times as fit. */
+static void prepare_indents(jt_gen *g, char *buf)
+{
+    VALUE indent = g->cfg->indent;
+    size_t n = (size_t)RSTRING_LEN(indent);
+    long depth = 0;
+    if (n == 0) return; /* not stored by the config, but then every depth is the slow no-op */
+    while ((size_t)(depth + 1) * n <= JT_INDENTS_BUFFER) {
+        memcpy(buf + (size_t)depth * n, RSTRING_PTR(indent), n);
+        depth++;
+    }
+    g->indents = buf;
+    g->indent_len = n;
+    g->indents_depth = depth;
+}
+
+/* The json gem's NestingError for a container at level `refused`: json 3
+ * names that level, json 2 the last one it took. */
+VALUE jt_nesting_error(long refused)
+{
+    return rb_exc_new_str(jt.eNestingError, rb_sprintf(
+        "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
+        jt.json3 ? refused : refused - 1));
+}
+
+/* Past max_nesting, or deep enough that the real stack is checked. */
+long jt_enter_deep_container(jt_gen *g, long depth)
+{
+    if (g->cfg->max_nesting && depth > g->cfg->max_nesting) {
+        if (jt_rails_jsonify(g)) {
+            /* ActiveSupport calls every as_json before the json gem counts
+             * nesting: errors from as_json come first, and a cycle ends in
+             * SystemStackError (below), so the walk goes on. */
+            if (!g->deferred_error) g->deferred_error = jt_nesting_error(depth);
+            if (ruby_stack_check()) {
+                --g->depth;
+                rb_raise(rb_eSysStackError, "stack level too deep");
+            }
+            return depth;
+        }
+        --g->depth;
+        rb_exc_raise(jt_nesting_error(depth));
+    }
+    if (depth > JT_STACK_CHECK_DEPTH && ruby_stack_check()) {
+        --g->depth;
+        rb_raise(rb_eSysStackError, "stack level too deep");
+    }
+    return depth;
+}
+
+/* --- objects ------------------------------------------------------------- */
+
+
+JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
+{
+    if (it->mixed_keys_seen) return;
+    it->mixed_keys_seen = true;
+    it->mixed_after_error = it->g->deferred_error != 0;
+    /* Rails mode under json 2 checks the Hash ActiveSupport would hand the
+     * json gem, known once the pairs are through (see jt_rails_hash_pairs);
+     * under json 3 a duplicate is an error, met by the json gem here, at the
+     * first key of another type, after every as_json (so it is deferred). */
+    if (jt_rails_jsonify(it->g)) {
+        if (jt.json3) jt_rails_check_duplicate_keys(it->g, it->hash);
+        return;
+    }
+    const jt_config *cfg = it->g->cfg;
+    if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
+        jt_before_ruby(it->g);
+        rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, it->hash,
+                   cfg->on_duplicate_key == JT_DUP_RAISE ? Qtrue : Qfalse);
+    }
+}
+
+static VALUE string_subclass_key(VALUE key)
+{
+    VALUE str = rb_funcall(key, jt.id_to_s, 0);
+    if (!RB_TYPE_P(str, T_STRING)) {
+        VALUE cname = rb_obj_class(key);
+        rb_raise(rb_eTypeError, "can't convert %"PRIsVALUE" to %s (%"PRIsVALUE"#%s gives %"PRIsVALUE")",
+                 cname, "String", cname, "to_s", rb_obj_class(str));
+    }
+    return str;
+}
+
+/* A key longer than JT_KEY_CACHE_MIN: copied from its first occurrence in
+ * this call when there is one. */
+JT_NOINLINE static void gen_cached_key(jt_gen *g, VALUE key, VALUE key_str)
+{
+    if (jt_long_key_write(g, key)) return;
+    size_t start = g->buf->len;
+    write_ready_string(g, key_str);
+    jt_long_key_store(g, key, start);
+}
+
+/* Every key that is not a plain, UTF-8 ready String or Symbol. */
+JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key_type)
+{
+    jt_gen *g = it->g;
+    bool as_json_called = false;
+    VALUE key_str;
+
+    jt_before_ruby(g);
+    for (;;) {
+        if (key_type == T_STRING) {
+            if (RB_UNLIKELY(it->first_key_type != T_STRING)) on_mixed_keys(it);
+            key_str = RB_LIKELY(RBASIC_CLASS(key) == rb_cString) ? key : string_subclass_key(key);
+            break;
+        }
+        if (key_type == T_SYMBOL) {
+            if (RB_UNLIKELY(it->first_key_type != T_SYMBOL)) on_mixed_keys(it);
+            key_str = jt_symbol_name(&g->symbol_names, key);
+            break;
+        }
+        if (g->cfg->strict) {
+            if (RTEST(g->cfg->as_json) && !as_json_called) {
+                key = call_as_json(g, key, Qtrue);
+                key_type = rb_type(key);
+                as_json_called = true;
+                continue;
+            }
+            jt_raise_generator_error(key, "%"PRIsVALUE" not allowed as object key in JSON", CLASS_OF(key));
+        }
+        key_str = rb_convert_type(key, T_STRING, "String", "to_s");
+        break;
+    }
+
+    if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
+        if (jt_rails_jsonify(g)) {
+            jt_rails_string(g, key_str);
+            return;
+        }
+        key_str = jt_convert_encoding(g, key_str, as_json_called, true);
+    }
+    if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
+        write_string_bytes(g, key_str);
+    } else {
+        jt_gen_value(g, key_str);
+    }
+}
+
+/* The common case inline: a plain String or a Symbol, already UTF-8 ready. */
+JT_INLINE void gen_key(struct hash_iter *it, VALUE key)
+{
+    jt_gen *g = it->g;
+    int key_type = rb_type(key);
+    if (key_type == T_SYMBOL || (key_type == T_STRING && RBASIC_CLASS(key) == rb_cString)) {
+        if (RB_UNLIKELY(it->first_key_type != key_type)) on_mixed_keys(it);
+        VALUE key_str = key_type == T_SYMBOL ? jt_symbol_name(&g->symbol_names, key) : key;
+        if (RB_LIKELY(string_is_json_ready(key_str))) {
+            /* Short keys are cheaper to write again than to look up. */
+            if (RSTRING_LEN(key_str) <= JT_KEY_CACHE_MIN) {
+                write_ready_string(g, key_str);
+            } else {
+                gen_cached_key(g, key, key_str);
+            }
+            return;
+        }
+    }
+    gen_key_general(it, key, key_type);
+}
+
+/* A key written without its Hash (Jetson::Writer): the same coercion and
+ * escaping as a Hash key. There are no sibling keys at hand, so the
+ * duplicate-key check for mixed String and Symbol keys never fires. */
+void jt_gen_object_key(jt_gen *g, VALUE key)
+{
+    struct hash_iter it = { .g = g, .hash = Qnil, .first = false, .mixed_keys_seen = true };
+    it.first_key_type = rb_type(key);
+    gen_key(&it, key);
+}
+
+/* The first pair sets the key type that later keys are checked against. */
+JT_INLINE void pair_separator(struct hash_iter *it, VALUE key)
+{
+    if (RB_LIKELY(!it->first)) {
+        jt_buffer_push(it->g->buf, ',');
+    } else {
+        it->first = false;
+        it->first_key_type = rb_type(key);
+    }
+}
+
+/* The name of a Symbol key, or a plain String key, when its type is the
+ * Hash's first key type (else the mixed-key check has work to do): 0 if not. */
+JT_INLINE VALUE plain_key_string(jt_gen *g, const struct hash_iter *it, VALUE key)
+{
+    if (RB_STATIC_SYM_P(key)) {
+        return it->first_key_type == T_SYMBOL ? jt_symbol_name(&g->symbol_names, key) : 0;
+    }
+    if (RB_SPECIAL_CONST_P(key)) return 0;
+    int type = RB_BUILTIN_TYPE(key);
+    if (type != it->first_key_type) return 0;
+    if (type == T_SYMBOL) return rb_sym2str(key);
+    return type == T_STRING && RBASIC_CLASS(key) == rb_cString ? key : 0;
+}
+
+/* Where a quoted name of len bytes goes, after an optional ',' and before
+ * `more` bytes: at dst, or, when b is given, at the end of b after
+ * reserving room there. */
+JT_INLINE char *plain_name_slot(jt_buffer *b, char *dst, size_t len, bool separator, size_t more)
+{
+    if (b) {
+        jt_buffer_reserve(b, separator + len + 2 + more);
+        dst = b->ptr + b->len;
+    }
+    *dst = ',';
+    dst += separator;
+    dst[0] = '"';
+    dst[len + 1] = '"';
+    return dst + 1;
+}
+
+/* Writes a String of 1..32 bytes that needs no escaping in this mode,
+ * quoted (see plain_name_slot), and returns the end of what it wrote; or
+ * writes nothing and returns NULL. The bytes are held in registers while
+ * room is reserved, which may run the GC, which may move the String. */
+JT_INLINE char *write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, bool separator, size_t more)
+{
+    if (!string_is_json_ready(str)) return NULL;
+    const size_t len = (size_t)RSTRING_LEN(str);
+    const char *src = RSTRING_PTR(str);
+    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
+        jt_short_string s = jt_short_load(src, len);
+        if (jt_short_attention(s.lo, s.hi, mode)) return NULL;
+        dst = plain_name_slot(b, dst, len, separator, more);
+        jt_short_store(dst, len, s);
+        return dst + len + 1;
+    }
+#ifdef __SSE2__
+    if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
+        __m128i first = _mm_loadu_si128((const __m128i *)src);
+        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
+        if (_mm_movemask_epi8(_mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode)))) return NULL;
+        dst = plain_name_slot(b, dst, len, separator, more);
+        _mm_storeu_si128((__m128i *)dst, first);
+        _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+        return dst + len + 1;
+    }
+#endif
+    return NULL;
+}
+
+/* The key of a pair that is not a plain short name (see jt_hash_pair_compact_i). */
+JT_NOINLINE static void gen_key_slow(struct hash_iter *it, VALUE key)
+{
+    gen_key(it, key);
+}
+
+/* Writes a scalar that needs no call (an Integer, nil, true, false) at dst,
+ * which has room for the longest Integer; returns the end, or NULL for any
+ * other value. */
+JT_INLINE char *write_inline_scalar(char *dst, VALUE value)
+{
+    if (RB_FIXNUM_P(value)) return jt_write_long_at(dst, FIX2LONG(value));
+    if (value == Qnil) {
+        memcpy(dst, "null", 4);
+        return dst + 4;
+    }
+    if (value == Qtrue) {
+        memcpy(dst, "true", 4);
+        return dst + 4;
+    }
+    if (value == Qfalse) {
+        memcpy(dst, "false", 5);
+        return dst + 5;
+    }
+    return NULL;
+}
+
+void jt_short_keys_enable(jt_gen *g)
+{
+    if (g->buf->io != Qnil || g->rails) {
+        g->short_key_storage = NULL;
+        return;
+    }
+    memset(g->short_key_storage, 0, JT_SHORT_KEYS * sizeof(*g->short_key_storage));
+    g->short_keys = g->short_key_storage;
+}
+
+/* After `"key":` ends at dst (room made for JT_SCALAR_MAX_CHARS): a scalar
+ * (Integer, flonum, nil, true, false) in place, or anything else through
+ * gen_element_value. */
+#define JT_SCALAR_MAX_CHARS (JT_DOUBLE_MAX_CHARS > JT_LONG_MAX_CHARS ? JT_DOUBLE_MAX_CHARS : JT_LONG_MAX_CHARS)
+JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value)) {
+        char *end = write_inline_scalar(dst, value);
+        if (end) {
+            b->len = (size_t)(end - b->ptr);
+            return ST_CONTINUE;
+        }
+        if (RB_FLONUM_P(value) && !g->rails) { /* Rails mode: jt_rails_float */
+            const double d = RFLOAT_VALUE(value);
+            if (RB_LIKELY(isfinite(d))) {
+                b->len = (size_t)(dst + jt_write_double(d, dst) - b->ptr);
+                return ST_CONTINUE;
+            }
+        }
+    }
+    b->len = (size_t)(dst - b->ptr);
+    return gen_element_value(g, value);
+}
+
+/* Without layout options, the loop body is only this. The commonest pair, a
+ * short key that needs no escaping, takes one reservation for the
+ * separator, the quoted key, the colon and a scalar (an Integer, nil, true,
+ * false) written in place; with `cached`, a key met before in the call is
+ * copied from the short-key cache (key_cache.h). Any other value is a tail
+ * call, so that the body stays small (a callback per pair: its frame is
+ * paid per pair). */
+JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, bool cached)
+{
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    /* Between pairs no pointer into an object is held: a chunk may go out. */
+    jt_buffer_safe_point(b);
+    bool separator = !it->first;
+    if (cached) {
+        const struct jt_short_key *e = jt_short_key_find(g, key);
+        if (e) {
+            if (RB_UNLIKELY(!separator)) {
+                it->first = false;
+                it->first_key_type = e->type;
+            }
+            if (RB_LIKELY(e->type == it->first_key_type)) {
+                /* The entry is on the C stack: growing cannot move it. */
+                jt_buffer_reserve(b, 1 + JT_SHORT_KEY_BYTES + JT_SCALAR_MAX_CHARS);
+                char *dst = b->ptr + b->len;
+                *dst = ',';
+                dst += separator;
+                memcpy(dst, e->bytes, JT_SHORT_KEY_BYTES);
+                return finish_pair(g, b, dst + e->length, value);
+            }
+        }
+    }
+    if (RB_UNLIKELY(!separator)) { /* sets the key type later keys are checked against */
+        it->first = false;
+        it->first_key_type = rb_type(key);
+    }
+    VALUE name = plain_key_string(g, it, key);
+    char *dst;
+    if (RB_LIKELY(name) &&
+        (dst = write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_SCALAR_MAX_CHARS)) != NULL) {
+        *dst++ = ':';
+        if (cached) {
+            const size_t length = (size_t)RSTRING_LEN(name) + 3;
+            if (length <= JT_SHORT_KEY_BYTES) jt_short_key_store(g, key, it->first_key_type, dst - length, length);
+        }
+        return finish_pair(g, b, dst, value);
+    }
+    if (separator) jt_buffer_push(b, ',');
+    gen_key_slow(it, key);
+    jt_buffer_push(b, ':');
+    return gen_element_value(g, value);
+}
+
+int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
+{
+    return gen_compact_pair(key, value, (struct hash_iter *)data, false);
+}
+
+static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
+{
+    return gen_compact_pair(key, value, (struct hash_iter *)data, true);
+}
+
+static int hash_pair_i(VALUE key, VALUE value, VALUE data)
+{
+    struct hash_iter *it = (struct hash_iter *)data;
+    jt_gen *g = it->g;
+    const jt_config *cfg = g->cfg;
+
+    pair_separator(it, key);
+    write_layout(g, cfg->object_nl);
+    write_indent(g, g->depth);
+    gen_key(it, key);
+    write_layout(g, cfg->space_before);
+    jt_buffer_push(g->buf, ':');
+    write_layout(g, cfg->space);
+    gen_element(g, value);
+    return ST_CONTINUE;
+}
+
+/* rb_hash_foreach guards the Hash while it iterates, so that Ruby code run
+ * meanwhile (a to_json) cannot reallocate its table under the walk. Ruby's
+ * public API has no unguarded walk (json pays the same guard). */
+JT_INLINE void gen_pairs(VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct hash_iter *it)
+{
+    rb_hash_foreach(hash, pair_i, (VALUE)it);
+}
+
+void jt_gen_hash(jt_gen *g, VALUE hash)
+{
+    if (RB_LIKELY(g->plain_hashes)) {
+        /* An empty Hash walks no pair: "{}" all the same, without asking
+         * its size (a call). */
+        jt_enter_container(g);
+        jt_buffer_push(g->buf, '{');
+        struct hash_iter it = { .g = g, .hash = hash, .first = true };
+        if (RB_UNLIKELY(!g->short_keys) && g->buf->heap && g->short_key_storage) jt_short_keys_enable(g);
+        gen_pairs(hash, g->short_keys ? hash_pair_cached_i : jt_hash_pair_compact_i, &it);
+        --g->depth;
+        jt_buffer_push(g->buf, '}');
+        RB_GC_GUARD(hash);
+        return;
+    }
+    const jt_config *cfg = g->cfg;
+    if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
+    if (RB_UNLIKELY(cfg->rfc8785)) { /* its key order wins over sort_keys, as in json 3.1 */
+        jt_canonical_hash(g, hash);
+        return;
+    }
+    if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
+        jt_before_ruby(g);
+        hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
+        Check_Type(hash, T_HASH);
+    }
+
+    jt_enter_container(g);
+    if (RHASH_SIZE(hash) == 0) {
+        jt_buffer_append(g->buf, "{}", 2);
+        --g->depth;
+        return;
+    }
+
+    jt_buffer_push(g->buf, '{');
+    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
+        jt_rails_hash_pairs(g, hash);
+    } else {
+        struct hash_iter it = { .g = g, .hash = hash, .first = true };
+        bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
+        gen_pairs(hash, compact ? jt_hash_pair_compact_i : hash_pair_i, &it);
+    }
+    long depth = --g->depth;
+    if (RB_UNLIKELY(cfg->object_nl)) {
+        write_layout(g, cfg->object_nl);
+        write_indent(g, depth);
+    }
+    jt_buffer_push(g->buf, '}');
+    RB_GC_GUARD(hash);
+}
+
+/* The String an element is written as, when it is a plain String or a
+ * Symbol written as its name: 0 if not. Allocates nothing, so the GC cannot
+ * run: a static Symbol met before the Ractor's name cache is set up (which
+ * allocates it) is left to gen_element. */
+JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
+{
+    if (RB_SPECIAL_CONST_P(obj)) {
+        if (!RB_STATIC_SYM_P(obj) || !g->symbols_are_names || !g->symbol_names) return 0;
+        return jt_symbol_name(&g->symbol_names, obj);
+    }
+    VALUE klass = RBASIC_CLASS(obj);
+    if (klass == rb_cString) return obj;
+    return klass == rb_cSymbol && g->symbols_are_names ? rb_sym2str(obj) : 0;
+}
+
+/* Runs of Integers and of short Strings or Symbols (1..32 bytes, nothing to
+ * escape) are written in one loop, with the Array's elements and the
+ * buffer's end in registers: the loop stops where the buffer may have to
+ * grow (which may run the GC, which may move the elements) or, with an io,
+ * where a chunk is pending. Every other element takes gen_element. */
+static void gen_elements_compact(jt_gen *g, VALUE ary)
+{
+    jt_buffer *b = g->buf;
+    /* ',' and the longest Integer; room: that, or ',' and a quoted 32-byte
+     * name, or ',' and the longest Float (JT_DOUBLE_MAX_CHARS) */
+    const long integer_room = JT_LONG_MAX_CHARS + 1;
+    const size_t room = integer_room > 35 ? (size_t)integer_room : 35;
+    const int mode = g->escape_mode;
+    /* Flonums (most Floats) in place: json mode's Float#to_s digits;
+     * Rails mode has rules of its own (jt_rails_float). */
+    const bool floats = !g->rails;
+    const size_t array_start = b->len;
+    long i = 0;
+    /* The length is re-read after every element the loop leaves to
+     * gen_element: a to_json may shrink or grow the Array. */
+    while (i < RARRAY_LEN(ary)) {
+        const VALUE *elements = JT_ARRAY_ELEMENTS(ary);
+        const long n = RARRAY_LEN(ary);
+        char *const start = b->ptr;
+        size_t stop = b->capa >= room ? b->capa - room + 1 : 0;
+        if (stop > b->flush_at) stop = b->flush_at;
+        char *p = start + b->len;
+        char *const limit = start + stop;
+        for (; i < n && p < limit; i++) {
+            VALUE obj = elements[i];
+            *p = ',';
+            if (RB_FIXNUM_P(obj)) {
+                p = jt_write_long_at(p + (i > 0), FIX2LONG(obj));
+                /* A run of Integers: nothing but the separator and the
+                 * digits per element, in batches of as many as surely fit
+                 * (no room test, no first-element test, no dispatch). */
+                long fit;
+                while (i + 1 < n && (fit = (limit - p) / integer_room) > 0) {
+                    const long batch_end = n - (i + 1) < fit ? n : i + 1 + fit;
+                    while (i + 1 < batch_end && RB_FIXNUM_P(obj = elements[i + 1])) {
+                        *p = ',';
+                        p = jt_write_long_at(p + 1, FIX2LONG(obj));
+                        i++;
+                    }
+                    if (i + 1 < batch_end) break; /* not an Integer */
+                }
+                continue;
+            }
+            if (RB_FLONUM_P(obj) && floats) {
+                const double value = RFLOAT_VALUE(obj);
+                if (RB_UNLIKELY(!isfinite(value))) break; /* allow_nan, as_json, errors */
+                p += i > 0;
+                p += jt_write_double(value, p);
+                continue;
+            }
+            VALUE name = element_name(g, obj);
+            char *end = name ? write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
+            if (!end) break;
+            p = end;
+        }
+        b->len = (size_t)(p - start);
+        if (i >= n) break;
+        /* Read before pushing: growing the buffer may run the GC, which may
+         * move the elements (transient heap). */
+        VALUE obj = elements[i];
+        if (p >= limit && i >= 16 && NIL_P(b->io)) {
+            /* Out of room part-way through a long Array: room for the rest
+             * at its elements' average length so far, in one step, rather
+             * than the doublings that copy everything written each time. */
+            const size_t average = (b->len - array_start) / (size_t)i + 1;
+            const size_t rest = (size_t)(n - i);
+            if (rest <= SIZE_MAX / 2 / average) jt_buffer_expect(b, rest * average + rest * average / 16 + room);
+        }
+        if (i > 0) jt_buffer_push(b, ',');
+        gen_element(g, obj);
+        i++;
+    }
+}
+
+void jt_gen_array(jt_gen *g, VALUE ary)
+{
+    if (RB_LIKELY(g->plain_arrays)) {
+        jt_enter_container(g);
+        jt_buffer_push(g->buf, '[');
+        if (RARRAY_LEN(ary) != 0) gen_elements_compact(g, ary); /* else "[]" */
+        --g->depth;
+        jt_buffer_push(g->buf, ']');
+        return;
+    }
+    const jt_config *cfg = g->cfg;
+    if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &ary, JT_RAILS_ARRAY)) return;
+    long depth = jt_enter_container(g);
+    if (RARRAY_LEN(ary) == 0) {
+        jt_buffer_append(g->buf, "[]", 2);
+        --g->depth;
+        return;
+    }
+
+    jt_buffer_push(g->buf, '[');
+    /* The compact loop writes Integers its own way; rfc8785 has no layout. */
+    if (RB_LIKELY(!cfg->array_nl && !cfg->indent && !cfg->rfc8785)) {
+        gen_elements_compact(g, ary);
+    } else {
+        /* The length is re-read every time: a to_json may shrink the Array. */
+        for (long i = 0; i < RARRAY_LEN(ary); i++) {
+            if (i > 0) jt_buffer_push(g->buf, ',');
+            write_layout(g, cfg->array_nl);
+            write_indent(g, depth);
+            gen_element(g, RARRAY_AREF(ary, i));
+        }
+    }
+    g->depth = --depth;
+    if (RB_UNLIKELY(cfg->array_nl)) {
+        write_layout(g, cfg->array_nl);
+        write_indent(g, depth);
+    }
+    jt_buffer_push(g->buf, ']');
+}
+
+/* --- scalars ------------------------------------------------------------- */
+
+JT_INLINE void gen_fixnum(jt_gen *g, VALUE obj)
+{
+    if (RB_UNLIKELY(g->cfg->rfc8785)) {
+        jt_canonical_integer(g, obj);
+        return;
+    }
+    jt_buffer_reserve(g->buf, JT_LONG_MAX_CHARS);
+    g->buf->len += (size_t)jt_write_long(FIX2LONG(obj), g->buf->ptr + g->buf->len);
+}
+
+static void gen_bignum(jt_gen *g, VALUE obj)
+{
+    if (RB_UNLIKELY(g->cfg->rfc8785)) {
+        jt_canonical_integer(g, obj);
+        return;
+    }
+    jt_before_ruby(g); /* it allocates: the GC may run (see key_cache.h) */
+    /* The json gem writes a Bignum's to_s, converted with StringValue: an
+     * Integer#to_s redefined by the app is called (and what it returns must
+     * be a String, or TypeError), as there. */
+    VALUE digits = rb_method_basic_definition_p(rb_cInteger, jt.id_to_s) ? rb_big2str(obj, 10)
+                                                                          : rb_funcall(obj, jt.id_to_s, 0);
+    StringValue(digits);
+    jt_buffer_append_str(g->buf, digits);
+    RB_GC_GUARD(digits);
+}
+
+static void gen_float(jt_gen *g, VALUE obj)
+{
+    if (RB_UNLIKELY(g->rails)) {
+        if (jt_rails_jsonify(g)) {
+            jt_rails_float(g, obj);
+            return;
+        }
+        if (jt_rails_coder_float(g, obj)) return;
+    }
+    double value = RFLOAT_VALUE(obj);
+    if (RB_UNLIKELY(isnan(value) || isinf(value))) {
+        jt_before_ruby(g); /* Float#to_s may be redefined */
+        if (!g->cfg->allow_nan) {
+            if (g->cfg->strict && RTEST(g->cfg->as_json)) {
+                VALUE replacement = call_as_json(g, obj, Qfalse);
+                if (replacement != obj) {
+                    jt_enter_container(g);
+                    jt_gen_value(g, replacement);
+                    g->depth--;
+                    return;
+                }
+            }
+            jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", rb_funcall(obj, jt.id_to_s, 0));
+        }
+        jt_buffer_append_str(g->buf, rb_funcall(obj, jt.id_to_s, 0));
+        return;
+    }
+    if (RB_UNLIKELY(g->cfg->rfc8785)) {
+        jt_canonical_double(g, value);
+        return;
+    }
+    jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
+    g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+}
+
+
+/* JSON::Fragment when the json gem is loaded: pasted like our own. */
+static bool is_json_gem_fragment(VALUE klass)
+{
+    return jt_json_gem_constant(jt.id_json_fragment_class) == klass;
+}
+
+static void gen_fragment(jt_gen *g, VALUE obj)
+{
+    VALUE json = rb_struct_aref(obj, INT2FIX(0));
+    Check_Type(json, T_STRING);
+    jt_buffer_append_str(g->buf, json);
+    RB_GC_GUARD(json);
+}
+
+/* A JSON string of text that needs no escaping in any mode (the digits,
+ * separators and letters of the time and date formats). */
+void jt_write_plain_text(jt_gen *g, const char *text, size_t n)
+{
+    jt_buffer_reserve(g->buf, n + 2);
+    jt_buffer_push_unsafe(g->buf, '"');
+    memcpy(g->buf->ptr + g->buf->len, text, n);
+    g->buf->len += n;
+    jt_buffer_push_unsafe(g->buf, '"');
+}
+
+/* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
+ * name is the same for every Symbol of the call; it is settled once. */
+static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
+{
+    if (g->symbol_to_json == JT_SYMBOL_UNKNOWN) {
+        jt_before_ruby(g);
+        /* Both the json gem's to_json ("#{self}") and the to_s fallback end
+         * in Symbol#to_s, which is the name itself unless redefined. */
+        bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
+                       (!rb_respond_to(sym, jt.id_to_json) || jt_to_json_is_generic(sym));
+        g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
+    }
+    return g->symbol_to_json == JT_SYMBOL_GENERIC;
+}
+
+void jt_gen_value(jt_gen *g, VALUE obj)
+{
+    bool as_json_called = false;
+again:
+    if (obj == Qnil) { jt_buffer_append(g->buf, "null", 4); return; }
+    if (obj == Qfalse) { jt_buffer_append(g->buf, "false", 5); return; }
+    if (obj == Qtrue) { jt_buffer_append(g->buf, "true", 4); return; }
+    if (RB_FIXNUM_P(obj)) { gen_fixnum(g, obj); return; }
+    if (RB_FLONUM_P(obj)) { gen_float(g, obj); return; }
+
+    if (RB_SPECIAL_CONST_P(obj)) {
+        if (RB_STATIC_SYM_P(obj)) goto symbol;
+        goto general;
+    }
+
+    {
+        VALUE klass = RBASIC_CLASS(obj);
+        switch (RB_BUILTIN_TYPE(obj)) {
+            case T_STRING:
+                if (klass != rb_cString) goto general;
+                if (RB_LIKELY(string_is_json_ready(obj))) {
+                    write_ready_string(g, obj);
+                    return;
+                }
+                if (jt_rails_jsonify(g)) {
+                    jt_rails_string(g, obj);
+                    return;
+                }
+                if (as_json_called) jt_raise_generator_error(obj, "source sequence is illegal/malformed utf-8");
+                obj = jt_convert_encoding(g, obj, false, false);
+                as_json_called = true;
+                goto again;
+            case T_HASH:
+                if (klass != rb_cHash) goto general;
+                jt_gen_hash(g, obj);
+                return;
+            case T_ARRAY:
+                if (klass != rb_cArray) goto general;
+                jt_gen_array(g, obj);
+                return;
+            case T_FLOAT:
+                if (klass != rb_cFloat) goto general;
+                gen_float(g, obj);
+                return;
+            case T_BIGNUM:
+                gen_bignum(g, obj);
+                return;
+            case T_SYMBOL:
+                goto symbol;
+            case T_STRUCT:
+                if (g->rails) {
+                    /* ActiveSupport before 8.1 encodes a Fragment as a Struct */
+                    if (jt_rails_fragment(g, obj, klass)) return;
+                    goto general;
+                }
+                jt_before_ruby(g); /* a constant lookup may autoload */
+                if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
+                    gen_fragment(g, obj);
+                    return;
+                }
+                goto general;
+            default:
+                goto general;
+        }
+    }
+
+symbol:
+    if (g->cfg->strict || g->rails) {
+        g->symbols_are_names = true;
+        jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), as_json_called);
+    } else if (symbols_use_generic_to_json(g, obj)) {
+        g->symbols_are_names = true;
+        jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), false);
+    } else {
+        jt_gen_fallback(g, obj);
+    }
+    return;
+
+general:
+    if (g->rails) {
+        if (!jt_coder_walk(g)) {
+            jt_rails_object(g, obj);
+            return;
+        }
+        /* The Coder's block, unless ActiveSupport's as_json is known. */
+        if (!as_json_called && jt_rails_coder_native(g, obj)) return;
+    }
+    if (g->cfg->strict) {
+        if (RTEST(g->cfg->as_json) && !as_json_called) {
+            obj = call_as_json(g, obj, Qfalse);
+            as_json_called = true;
+            goto again;
+        }
+        jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", CLASS_OF(obj));
+    }
+    jt_gen_fallback(g, obj);
+}
+
+/* A Symbol once the call has settled that Symbols are written as their names. */
+JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
+{
+    VALUE name = jt_symbol_name(&g->symbol_names, sym);
+    if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
+        write_ready_string(g, name);
+    } else {
+        jt_gen_string(g, name, false);
+    }
+}
+
+/* Container elements: the commonest scalars without the full dispatcher's
+ * call overhead. Out of line, so that its callers stay small; returns
+ * ST_CONTINUE for the Hash walk's tail call. */
+static int gen_element_value(jt_gen *g, VALUE obj)
+{
+    if (RB_SPECIAL_CONST_P(obj)) {
+        if (RB_FIXNUM_P(obj)) {
+            gen_fixnum(g, obj);
+        } else if (obj == Qnil) {
+            jt_buffer_append(g->buf, "null", 4);
+        } else if (RB_STATIC_SYM_P(obj) && g->symbols_are_names) {
+            gen_symbol_name(g, obj);
+        } else {
+            jt_gen_value(g, obj);
+        }
+        return ST_CONTINUE;
+    }
+    VALUE klass = RBASIC_CLASS(obj);
+    if (klass == rb_cString && RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
+        write_ready_string(g, obj);
+    } else if (klass == rb_cHash) {
+        jt_gen_hash(g, obj);
+    } else if (klass == rb_cArray) {
+        jt_gen_array(g, obj);
+    } else if (RB_BUILTIN_TYPE(obj) == T_SYMBOL && g->symbols_are_names) {
+        gen_symbol_name(g, obj);
+    } else {
+        jt_gen_value(g, obj);
+    }
+    return ST_CONTINUE;
+}
+
+JT_INLINE void gen_element(jt_gen *g, VALUE obj)
+{
+    jt_buffer_safe_point(g->buf);
+    gen_element_value(g, obj);
+}
+
+static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails,
+                      jt_write_fn *write)
+{
+    /* Options set one by one on a State are checked here, before a byte. */
+    if (RB_UNLIKELY(cfg->rfc8785)) jt_canonical_validate(cfg);
+    char stack[JT_STACK_BUFFER_SIZE];
+    struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
+    jt_buffer buf;
+    jt_buffer_init(&buf, stack, sizeof(stack), io, cfg->buffer_initial_length);
+
+    /* Field by field: an initializer would also zero the class profiles,
+     * which only count up to profile_count. */
+    jt_gen g;
+    g.buf = &buf;
+    g.cfg = cfg;
+    g.depth = cfg->depth;
+    g.escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
+                    (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
+    g.rails = rails;
+    g.deferred_error = 0;
+    g.rails_float_stock = -1;
+    g.rails_hash_stock = -1;
+    g.rails_array_stock = -1;
+    g.as_json_options = rails ? rails->options : Qundef;
+    struct jt_record_plan record_plans[JT_RECORD_PLANS];
+    g.record_plans = record_plans;
+    g.record_plan_count = 0;
+    jt_attribute_access attribute_access;
+    g.attribute_access = &attribute_access;
+    if (rails) jt_attribute_access_init(&attribute_access, rails->helper);
+    if (rails) {
+        g.escape_mode = JT_ESCAPE_BASIC | (rails->escape_js ? JT_ESCAPE_JS_SEPARATORS : 0) |
+                        (rails->escape_html ? JT_ESCAPE_HTML : 0);
+    }
+    g.vstate = Qfalse;
+    g.profile_count = 0;
+    g.key_cache = NULL;
+    g.key_cache_storage = key_cache_storage;
+    g.key_epoch = 1;
+    struct jt_short_key short_key_storage[JT_SHORT_KEYS]; /* zeroed only if used */
+    g.short_keys = NULL;
+    g.short_key_storage = rails ? NULL : short_key_storage;
+    g.symbol_names = NULL;
+    g.symbol_to_json = JT_SYMBOL_UNKNOWN;
+    g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */
+    char indents_buffer[JT_INDENTS_BUFFER];
+    g.indents = NULL;
+    g.indent_len = 0;
+    g.indents_depth = -1;
+    if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
+    jt_gen_settle_paths(&g);
+    if (write) {
+        write(&g, obj);
+    } else {
+        jt_gen_value(&g, obj);
+    }
+    if (rails) jt_attribute_access_finish(&attribute_access);
+    if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
+    VALUE result = jt_buffer_finish(&buf);
+    RB_GC_GUARD(g.vstate);
+    RB_GC_GUARD(obj);
+    return result;
+}
+
+VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
+{
+    return generate(obj, cfg, io, NULL, NULL);
+}
+
+/* The json gem's configuration under the app's ActiveSupport encoder:
+ * JSON.generate's defaults, without a nesting limit for 8.0's JSONGemEncoder
+ * (max_nesting: false), and the Coder's strict walk with its block. */
+static void rails_config(jt_config *cfg, const jt_rails_settings *rails, VALUE coder_proc)
+{
+    jt_config_init(cfg);
+    if (rails->unlimited_nesting) cfg->max_nesting = 0;
+    if (rails->coder) {
+        cfg->strict = true;
+        cfg->as_json = coder_proc;
+    }
+}
+
+VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails)
+{
+    return jt_generate_rails_coder(obj, rails, Qfalse);
+}
+
+VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc)
+{
+    jt_config cfg;
+    rails_config(&cfg, rails, coder_proc);
+    VALUE result = generate(obj, &cfg, Qnil, rails, NULL);
+    RB_GC_GUARD(coder_proc);
+    return result;
+}
+
+VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc)
+{
+    jt_config cfg;
+    rails_config(&cfg, rails, coder_proc);
+    VALUE result = generate(data, &cfg, Qnil, rails, write);
+    RB_GC_GUARD(coder_proc);
+    return result;
+}

@@ -1,0 +1,320 @@
+/* Rails mode: the walk of generator.c taking ActiveSupport's encoder's
+ * decisions (as_json, its two passes over Hash keys, its order of errors).
+ * What ActiveSupport does per type is in rails.c; ActiveRecord records and
+ * relations are record.c's. */
+
+#include "json/generator_internal.h"
+#include <math.h>
+
+struct jt_class_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+{
+    struct jt_class_profile *p = jt_profile_of(g, obj, scratch);
+    if (!p->rails_known) {
+        p->rails_kind = jt_rails_kind_of(p->klass, g->rails);
+        if (p->rails_kind == JT_RAILS_OBJECT && jt_record_relation_class_p(g, p->klass)) p->rails_kind = JT_RAILS_RELATION;
+        p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
+        p->rails_record_stock = p->rails_kind == JT_RAILS_MODEL && jt_rails_stock(p->klass, JT_RAILS_RECORD, g->rails);
+        p->rails_root = -1;
+        p->rails_known = true;
+    }
+    return p;
+}
+
+VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
+{
+    jt_before_ruby(g);
+    VALUE options = g->as_json_options;
+    if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
+    if (g->rails->frozen_options) {
+        /* 8.0 and later: frozen, and handed on as it is once it is. */
+        if (!OBJ_FROZEN(options)) options = rb_obj_freeze(rb_hash_dup(options));
+        return rb_funcall(obj, jt.id_as_json, 1, options);
+    }
+    return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
+}
+
+/* Walks value in the given pass (see as_json_options), then returns to the
+ * current one. */
+void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
+{
+    VALUE saved = g->as_json_options;
+    if (RB_UNLIKELY(g->rails->coder) && saved != Qundef && options == Qundef) {
+        /* A pass's result, which the Coder walks once the pass is over. */
+        jt_rails_coder_subtree(g, value);
+        return;
+    }
+    VALUE deferred = g->deferred_error;
+    g->as_json_options = options;
+    jt_gen_value(g, value);
+    g->as_json_options = saved;
+    /* A pass inside the Coder's walk (a model's as_json) is over: the Coder
+     * now walks its result, and stops at the first error kept meanwhile. */
+    if (RB_UNLIKELY(g->rails->coder) && saved == Qundef && options != Qundef && !deferred && g->deferred_error) {
+        rb_exc_raise(g->deferred_error);
+    }
+}
+
+/* Whether a Hash or an Array still has ActiveSupport's as_json. */
+static bool rails_container_stock(jt_gen *g, VALUE obj, enum jt_rails_kind kind)
+{
+    VALUE klass = CLASS_OF(obj);
+    signed char *cached = kind == JT_RAILS_HASH ? &g->rails_hash_stock : &g->rails_array_stock;
+    if (klass == (kind == JT_RAILS_HASH ? rb_cHash : rb_cArray)) {
+        if (RB_UNLIKELY(*cached < 0)) {
+            jt_before_ruby(g);
+            *cached = jt_rails_stock(klass, kind, g->rails);
+        }
+        return *cached;
+    }
+    jt_before_ruby(g);
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
+    return p->rails_kind == kind && p->rails_stock;
+}
+
+/* Rails mode: ActiveSupport calls every as_json before the json gem writes
+ * anything, so an error the json gem raises (invalid UTF-8, nesting) loses
+ * against an as_json error later in the document. Such errors are kept, the
+ * walk goes on, and the first one is raised at the end. */
+static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
+{
+    int state = 0;
+    rb_protect(fn, data, &state);
+    if (!state) return;
+    VALUE error = rb_errinfo();
+    /* Under the Coder, the json gem's errors come from its block too (a
+     * JSON::Fragment of JSON.generate), and any error of the Coder's walk
+     * waits for the pass to end (see rails_coder.c). */
+    bool keep = g->rails->coder ? jt_rails_deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
+    if (!keep) rb_jump_tag(state);
+    rb_set_errinfo(Qnil);
+    jt_before_ruby(g);
+    if (!g->deferred_error) g->deferred_error = error;
+}
+
+struct deferred_write {
+    jt_gen *g;
+    VALUE value;
+};
+
+static VALUE write_converted_string(VALUE data)
+{
+    struct deferred_write *w = (struct deferred_write *)data;
+    jt_gen *g = w->g;
+    VALUE str = jt_convert_encoding(g, w->value, false, false);
+    if (RB_TYPE_P(str, T_STRING)) {
+        jt_write_string_bytes(g, str);
+    } else {
+        /* The Coder's block gave it (a JSON::Fragment): the Coder writes it. */
+        VALUE saved = g->as_json_options;
+        if (g->rails->coder) g->as_json_options = Qundef;
+        jt_gen_value(g, str);
+        g->as_json_options = saved;
+    }
+    return Qnil;
+}
+
+void jt_rails_string(jt_gen *g, VALUE str)
+{
+    struct deferred_write w = { .g = g, .value = str };
+    defer_generator_errors(g, write_converted_string, (VALUE)&w);
+}
+
+/* Rails mode: ActiveSupport copies a Hash before encoding it, turning keys
+ * that are neither Strings nor Symbols into their to_s, so {1 => a, "1" => b}
+ * collapses to {"1" => b} (first position, last value). Such keys are rare:
+ * the pass below stops at the first one and the Hash is rebuilt that way. */
+static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
+{
+    struct hash_iter *it = (struct hash_iter *)data;
+    int key_type = rb_type(key);
+    if (RB_UNLIKELY(key_type != T_STRING && key_type != T_SYMBOL) ||
+        /* as_json turns Symbols into Strings too: "a" and :a collapse */
+        RB_UNLIKELY(!it->first && key_type != it->first_key_type && jt_in_as_json_pass(it->g))) {
+        it->rekey = true;
+        return ST_STOP;
+    }
+    return jt_hash_pair_compact_i(key, value, data);
+}
+
+/* The json gem's duplicate-key check on a Hash of String and Symbol keys,
+ * with its defaults, since ActiveSupport passes no option: a warning under
+ * json 2, an error under json 3. */
+static void check_mixed_keys(jt_gen *g, VALUE hash)
+{
+    if (jt.json3) return; /* checked where the json gem meets it: jt_rails_check_duplicate_keys */
+    jt_before_ruby(g);
+    rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
+}
+
+/* json 3: keys that collide after conversion are an error, which comes
+ * after every as_json call (as ActiveSupport's JSON.generate meets it), so it
+ * is deferred like the json gem's other errors; its message shows the Hash
+ * as ActiveSupport hands it over, built in Ruby only when there is one. */
+void jt_rails_check_duplicate_keys(jt_gen *g, VALUE hash)
+{
+    if (g->deferred_error) return;
+    jt_before_ruby(g);
+    VALUE error = rb_funcall(jt.mJetson, rb_intern("rails_duplicate_key_error"), 1, hash);
+    if (!NIL_P(error)) g->deferred_error = error;
+}
+
+struct rekey {
+    VALUE pairs;
+    bool symbols_too; /* the as_json pass: every key becomes its to_s */
+};
+
+/* Collects [key as ActiveSupport keeps it, value] pairs in order. */
+static int rekey_i(VALUE key, VALUE value, VALUE data)
+{
+    struct rekey *r = (struct rekey *)data;
+    int key_type = rb_type(key);
+    if (key_type != T_STRING && (key_type != T_SYMBOL || r->symbols_too)) key = rb_funcall(key, jt.id_to_s, 0);
+    rb_ary_push(r->pairs, rb_assoc_new(key, value));
+    return ST_CONTINUE;
+}
+
+/* ActiveSupport runs as_json on a value even when a later pair replaces it:
+ * such values are encoded for their as_json calls and errors, then dropped
+ * (with any writing error, which the json gem would never meet). */
+static void encode_and_drop(jt_gen *g, VALUE value)
+{
+    size_t mark = g->buf->len;
+    VALUE deferred = g->deferred_error;
+    jt_gen_value(g, value);
+    jt_before_ruby(g);
+    g->buf->len = mark;
+    g->deferred_error = deferred;
+}
+
+void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
+{
+    size_t start = g->buf->len;
+    VALUE deferred_before = g->deferred_error;
+    struct hash_iter it = { .g = g, .hash = hash, .first = true };
+    rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&it);
+    if (RB_LIKELY(!it.rekey)) {
+        if (RB_UNLIKELY(it.mixed_keys_seen) && !it.mixed_after_error) check_mixed_keys(g, hash);
+        return;
+    }
+
+    jt_before_ruby(g); /* to_s is Ruby code; and the pairs written are dropped */
+    g->buf->len = start;
+    g->deferred_error = deferred_before; /* with any error they deferred */
+    VALUE pairs = rb_ary_new_capa((long)RHASH_SIZE(hash));
+    struct rekey r = { .pairs = pairs, .symbols_too = jt_in_as_json_pass(g) };
+    rb_hash_foreach(hash, rekey_i, (VALUE)&r);
+    VALUE copy = rb_hash_new();
+    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
+        VALUE pair = RARRAY_AREF(pairs, i);
+        rb_hash_aset(copy, RARRAY_AREF(pair, 0), RARRAY_AREF(pair, 1));
+    }
+    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
+        VALUE pair = RARRAY_AREF(pairs, i);
+        VALUE value = RARRAY_AREF(pair, 1);
+        if (rb_hash_lookup2(copy, RARRAY_AREF(pair, 0), Qundef) != value) encode_and_drop(g, value);
+    }
+    struct hash_iter again = { .g = g, .hash = copy, .first = true };
+    rb_hash_foreach(copy, jt_hash_pair_compact_i, (VALUE)&again);
+    if (again.mixed_keys_seen && !again.mixed_after_error) check_mixed_keys(g, copy);
+    RB_GC_GUARD(copy);
+    RB_GC_GUARD(pairs);
+}
+
+/* Rails mode, as_json pass: Hash#as_json's only: and except: options. */
+static VALUE rails_subset(jt_gen *g, VALUE hash)
+{
+    VALUE options = g->as_json_options;
+    if (NIL_P(options)) return hash;
+    if (!RTEST(rb_hash_lookup(options, jt.sym_only)) && !RTEST(rb_hash_lookup(options, jt.sym_except))) return hash;
+    jt_before_ruby(g);
+    return rb_funcall(g->rails->helper, jt.id_subset, 2, hash, options);
+}
+
+/* Writes `value` as the json gem would, for what ActiveSupport hands it
+ * unencoded: the as_json results of Numerics other than Integer and Float. */
+static void gen_json_gem_value(jt_gen *g, VALUE value)
+{
+    const jt_rails_settings *rails = g->rails;
+    g->rails = NULL;
+    g->symbols_are_names = false;
+    jt_gen_value(g, value);
+    g->rails = rails;
+    g->symbols_are_names = true;
+}
+
+/* Float#as_json: the Float when finite, else nil. */
+void jt_rails_float(jt_gen *g, VALUE obj)
+{
+    if (RB_UNLIKELY(g->rails_float_stock < 0)) {
+        jt_before_ruby(g);
+        g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
+    }
+    double value = RFLOAT_VALUE(obj);
+    if (RB_UNLIKELY(!g->rails_float_stock)) {
+        VALUE replacement = jt_rails_call_as_json(g, obj);
+        if (jt_in_as_json_pass(g)) {
+            jt_rails_gen_in_pass(g, replacement, Qundef);
+        } else {
+            gen_json_gem_value(g, replacement);
+        }
+    } else if (isnan(value) || isinf(value)) {
+        jt_buffer_append(g->buf, "null", 4);
+    } else {
+        jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
+        g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+    }
+}
+
+/* Rails mode: what ActiveSupport's encoder does with everything but nil,
+ * booleans, Integers, Floats, Symbols and plain Strings, Hashes and Arrays. */
+void jt_rails_object(jt_gen *g, VALUE obj)
+{
+    switch (rb_type(obj)) {
+        /* Subclasses are copied into plain ones, their as_json unused. */
+        case T_HASH: jt_gen_hash(g, obj); return;
+        case T_ARRAY: jt_gen_array(g, obj); return;
+        case T_STRING: jt_gen_string(g, obj, false); return;
+        default: break;
+    }
+    jt_before_ruby(g); /* as_json and the stock checks are Ruby code */
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
+    if (p->rails_stock) {
+        char text[JT_TIME_TEXT_MAX];
+        size_t n = jt_rails_native_text(obj, p->rails_kind, g->rails, text);
+        if (n) {
+            jt_write_plain_text(g, text, n);
+            return;
+        }
+    }
+    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && jt_record_model(g, obj, p)) return;
+    if (p->rails_kind == JT_RAILS_RELATION && p->rails_stock && jt_record_relation(g, obj)) return;
+    VALUE value = jt_rails_call_as_json(g, obj);
+    if (p->rails_kind == JT_RAILS_NUMERIC && !jt_in_as_json_pass(g)) {
+        gen_json_gem_value(g, value);
+        return;
+    }
+    /* An as_json that returns itself, or a new object of the same kind,
+     * recurses without nesting: ActiveSupport ends in SystemStackError too. */
+    if (ruby_stack_check()) rb_raise(rb_eSysStackError, "stack level too deep");
+    jt_rails_gen_in_pass(g, value, Qundef);
+    RB_GC_GUARD(value);
+}
+
+/* The as_json pass meets a Hash or an Array: its as_json, unless still
+ * ActiveSupport's, replaces it (false: written); Hash#as_json's only: and
+ * except: pick the pairs. */
+bool jt_rails_container_prologue(jt_gen *g, VALUE *container, enum jt_rails_kind kind)
+{
+    if (!jt_in_as_json_pass(g)) return true;
+    if (!rails_container_stock(g, *container, kind)) {
+        jt_rails_gen_in_pass(g, jt_rails_call_as_json(g, *container), Qundef);
+        return false;
+    }
+    if (kind == JT_RAILS_HASH) {
+        *container = rails_subset(g, *container);
+        Check_Type(*container, T_HASH);
+    }
+    return true;
+}

@@ -1,0 +1,378 @@
+/* Rails mode: ActiveRecord records and relations, as ActiveModel's as_json
+ * serializes them (serializable_hash(options), then as_json over the Hash),
+ * written without the Hash. A record's attributes are read from its
+ * attribute set (attribute_set.c) under its model's plan
+ * (lib/jetson/rails/record_plan.rb); values loaded from the database and not
+ * read yet are written from their raw value (db_cast.c). Everything else
+ * (a reader the plan does not cover, a method, an association) is sent to
+ * the record as serializable_hash would send it. */
+
+#include "json/generator_internal.h"
+
+/* Array(list).map(&:to_s) */
+static VALUE string_list(VALUE list)
+{
+    VALUE ary = rb_Array(list);
+    VALUE out = rb_ary_new_capa(RARRAY_LEN(ary));
+    for (long i = 0; i < RARRAY_LEN(ary); i++) rb_ary_push(out, rb_obj_as_string(RARRAY_AREF(ary, i)));
+    return out;
+}
+
+static bool names_include(const VALUE *names, long count, VALUE name)
+{
+    for (long i = 0; i < count; i++) {
+        if (jt_same_string(names[i], name)) return true;
+    }
+    return false;
+}
+
+/* The lists are Jetson's own Arrays (string_list), out of Ruby code's reach. */
+static bool list_has_string(VALUE list, VALUE str)
+{
+    return names_include(RARRAY_CONST_PTR(list), RARRAY_LEN(list), str);
+}
+
+static VALUE include_pairs(VALUE includes);
+
+static void plan_record(struct jt_record_plan *plan, VALUE options)
+{
+    plan->options = options;
+    plan->decided_count = 0;
+    plan->only = plan->except = Qnil;
+    plan->methods = plan->includes = plan->extras = rb_ary_new();
+    if (NIL_P(options) || RHASH_SIZE(options) == 0) return; /* options.blank? */
+    VALUE only = rb_hash_aref(options, jt.sym_only);
+    if (RTEST(only)) {
+        plan->only = string_list(only);
+    } else {
+        VALUE except = rb_hash_aref(options, jt.sym_except);
+        if (RTEST(except)) plan->except = string_list(except);
+    }
+    plan->methods = string_list(rb_hash_aref(options, jt.sym_methods));
+    VALUE include = rb_hash_aref(options, jt.sym_include);
+    plan->includes = RTEST(include) ? include_pairs(include) : rb_ary_new();
+    plan->extras = rb_ary_dup(plan->methods);
+    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
+        rb_ary_push(plan->extras, rb_obj_as_string(RARRAY_AREF(RARRAY_AREF(plan->includes, i), 0)));
+    }
+}
+
+static struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
+{
+    for (int i = 0; i < g->record_plan_count; i++) {
+        if (g->record_plans[i].options == options) return &g->record_plans[i];
+    }
+    int slot = g->record_plan_count < JT_RECORD_PLANS ? g->record_plan_count++ : JT_RECORD_PLANS - 1;
+    plan_record(&g->record_plans[slot], options);
+    return &g->record_plans[slot];
+}
+
+/* Whether serializable_hash keeps this attribute: names & only, or names -
+ * except, where single-table inheritance adds its column to except. */
+static bool plan_keeps(struct jt_record_plan *plan, VALUE name, VALUE sti_column)
+{
+    if (NIL_P(plan->only) && !NIL_P(sti_column) && jt_same_string(sti_column, name)) return false;
+    if (NIL_P(plan->only) && NIL_P(plan->except)) return true;
+    for (int i = 0; i < plan->decided_count; i++) {
+        if (plan->decided[i].name == name) return plan->decided[i].keep;
+    }
+    bool keep = !NIL_P(plan->only) ? list_has_string(plan->only, name) : !list_has_string(plan->except, name);
+    /* Kept alive by the plan being on the C stack. */
+    if (plan->decided_count < JT_PLAN_DECIDED && RB_TYPE_P(name, T_STRING) && OBJ_FROZEN(name)) {
+        plan->decided[plan->decided_count].name = name;
+        plan->decided[plan->decided_count].keep = keep;
+        plan->decided_count++;
+    }
+    return keep;
+}
+
+/* The attribute only[k] names (its index in names), or -1 when there is
+ * none or an earlier name of only is the same (Array#& keeps the first). */
+static long only_index(VALUE only, long k, const VALUE *names, long count)
+{
+    VALUE name = RARRAY_AREF(only, k);
+    for (long j = 0; j < k; j++) {
+        if (jt_same_string(RARRAY_AREF(only, j), name)) return -1;
+    }
+    for (long i = 0; i < count; i++) {
+        if (jt_same_string(names[i], name)) return i;
+    }
+    return -1;
+}
+
+/* serializable_add_includes' normalisation: [[association, options], ...]. */
+static VALUE include_pairs(VALUE includes)
+{
+    VALUE pairs = rb_ary_new();
+    if (RB_TYPE_P(includes, T_HASH)) return rb_funcall(includes, jt.id_to_a, 0);
+    VALUE list = rb_Array(includes);
+    for (long i = 0; i < RARRAY_LEN(list); i++) {
+        VALUE item = RARRAY_AREF(list, i);
+        if (RB_TYPE_P(item, T_HASH)) {
+            rb_ary_concat(pairs, rb_funcall(item, jt.id_to_a, 0));
+        } else {
+            rb_ary_push(pairs, rb_assoc_new(item, rb_hash_new()));
+        }
+    }
+    /* Hash[pairs]: a repeated association keeps its last options. */
+    return rb_funcall(rb_funcall(pairs, jt.id_to_h, 0), jt.id_to_a, 0);
+}
+
+static void gen_rails_key(jt_gen *g, VALUE key)
+{
+    jt_gen_string(g, RB_TYPE_P(key, T_STRING) ? key : rb_obj_as_string(key), false);
+}
+
+static void gen_rails_records(jt_gen *g, VALUE records, VALUE options);
+
+JT_INLINE void record_separator(jt_gen *g, bool *first)
+{
+    if (!*first) jt_buffer_push(g->buf, ',');
+    *first = false;
+}
+
+/* "name": value, in the as_json pass. */
+static void gen_pair_in_pass(jt_gen *g, bool *first, VALUE name, VALUE value)
+{
+    record_separator(g, first);
+    gen_rails_key(g, name);
+    jt_buffer_push(g->buf, ':');
+    jt_rails_gen_in_pass(g, value, Qnil);
+}
+
+/* "name": record.send(name) (read_attribute_for_serialization is send, and
+ * so is methods:). */
+static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
+{
+    jt_before_ruby(g);
+    gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
+}
+
+/* "name": the raw value cast as the reader would (db_cast.c); false, with
+ * nothing written, when the reader has to run. */
+static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *cast, VALUE raw)
+{
+    size_t mark = g->buf->len;
+    bool was_first = *first;
+    record_separator(g, first);
+    gen_rails_key(g, name);
+    jt_buffer_push(g->buf, ':');
+    if (jt_db_cast_write(g, &g->attribute_access->db, cast, raw)) return true;
+    /* Dropped: keys cached past the mark would point at bytes written over. */
+    g->buf->len = mark;
+    g->key_epoch++;
+    *first = was_first;
+    return false;
+}
+
+/* One attribute of a record read from its set: its cast value, its raw
+ * value cast natively, or its reader. */
+static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribute_row *row, long i, bool fresh)
+{
+    jt_attribute_access *a = g->attribute_access;
+    VALUE value = Qundef;
+    const jt_db_cast *cast = NULL;
+    enum jt_diag_reason why = JT_WHY_NONE;
+    switch (jt_attribute_source(a, record, row, i, fresh, &value, &cast)) {
+        case JT_ATTRIBUTE_VALUE:
+            jt_diag_native(a->diag, JT_DIAG_VALUES, 1);
+            gen_pair_in_pass(g, first, row->names[i], value);
+            return;
+        case JT_ATTRIBUTE_RAW:
+            if (gen_cast_pair(g, first, row->names[i], cast, value)) {
+                jt_diag_native(a->diag, JT_DIAG_VALUES, 1);
+                return;
+            }
+            why = JT_WHY_CAST; /* a raw value this cast does not take */
+            break;
+        case JT_ATTRIBUTE_READER:
+            break;
+    }
+    jt_before_ruby(g);
+    jt_attribute_fallback(a, JT_DIAG_VALUES, why, rb_obj_class(record), row->names[i]);
+    gen_sent_pair(g, first, record, row->names[i]);
+}
+
+/* ActiveRecord's serializable_hash(options), written as the as_json pass
+ * writes its result: the attributes (only:/except:), then methods:, then
+ * include: (records serialized the same way). For records whose
+ * serialization methods are Rails' own (checked per class and call); false,
+ * with nothing written, when a name would be written twice or there are more
+ * attributes than Jetson keeps on its stack (Ruby then builds the Hash). */
+static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
+{
+    jt_before_ruby(g);
+    jt_db_context_ready(g, &g->attribute_access->db); /* read here, where Ruby may run */
+    jt_attribute_access *a = g->attribute_access;
+    VALUE klass = rb_obj_class(record);
+    struct jt_record_plan *plan = record_plan(g, options);
+    VALUE sti_column = jt_attribute_sti_column(a, CLASS_OF(record));
+    if (sti_column == Qundef) { /* no plan to say whether single-table inheritance drops a column */
+        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
+        return false;
+    }
+    /* attribute_names_for_serialization: from the attribute set, else asked. */
+    jt_attribute_row row;
+    bool from_set = jt_attribute_names(a, record, &row);
+    VALUE list = Qnil;
+    if (!from_set) {
+        /* Written here still, each attribute through its reader. */
+        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
+        list = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
+        Check_Type(list, T_ARRAY);
+        /* Copied: read below while Ruby code runs. */
+        if (RARRAY_LEN(list) > JT_ATTRIBUTE_NAMES_MAX) return false;
+        row.count = RARRAY_LEN(list);
+        for (long i = 0; i < row.count; i++) row.names[i] = RARRAY_AREF(list, i);
+    }
+    /* A method or association named like a kept attribute (or like each
+     * other) replaces its value in place: left to Ruby. */
+    for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
+        VALUE extra = RARRAY_AREF(plan->extras, i);
+        bool clash = names_include(row.names, row.count, extra) && plan_keeps(plan, extra, sti_column);
+        for (long j = 0; j < i && !clash; j++) clash = jt_same_string(RARRAY_AREF(plan->extras, j), extra);
+        if (clash) {
+            if (from_set) jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NAME_CLASH, klass, extra);
+            return false;
+        }
+    }
+    if (from_set) jt_diag_native(a->diag, JT_DIAG_RECORDS, 1);
+
+    bool only_ordered = !NIL_P(plan->only) && jt_attribute_only_ordered(g->attribute_access, CLASS_OF(record));
+
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, '{');
+    bool first = true;
+    uint32_t epoch = g->key_epoch;
+    if (only_ordered) {
+        /* only & attribute_names: only's names once each, in its order. */
+        for (long k = 0; k < RARRAY_LEN(plan->only); k++) {
+            long i = only_index(plan->only, k, row.names, row.count);
+            if (i < 0) continue;
+            if (from_set) {
+                gen_attribute(g, &first, record, &row, i, g->key_epoch == epoch);
+            } else {
+                gen_sent_pair(g, &first, record, row.names[i]);
+            }
+        }
+    }
+    /* Attribute names are an attribute set's keys: each comes once. */
+    for (long i = 0; !only_ordered && i < row.count; i++) {
+        VALUE name = row.names[i];
+        if (!plan_keeps(plan, name, sti_column)) continue;
+        if (from_set) {
+            gen_attribute(g, &first, record, &row, i, g->key_epoch == epoch);
+        } else {
+            gen_sent_pair(g, &first, record, name);
+        }
+    }
+    for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
+        gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));
+    }
+    for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
+        VALUE pair = RARRAY_AREF(plan->includes, i);
+        VALUE association = RARRAY_AREF(pair, 0);
+        jt_before_ruby(g);
+        VALUE records = rb_funcall(record, rb_to_id(association), 0);
+        if (!RTEST(records)) continue;
+        record_separator(g, &first);
+        gen_rails_key(g, association);
+        jt_buffer_push(g->buf, ':');
+        gen_rails_records(g, records, RARRAY_AREF(pair, 1));
+    }
+    g->depth--;
+    jt_buffer_push(g->buf, '}');
+    RB_GC_GUARD(list);
+    return true;
+}
+
+/* A model serialized by its own Ruby: an ActiveRecord model whose
+ * serializable_hash (or a method it builds on) is the app's, or a model
+ * that is not ActiveRecord's (the diagnostics tell which). */
+static void record_in_ruby(jt_gen *g, VALUE record, const struct jt_class_profile *p)
+{
+    jt_before_ruby(g);
+    if (g->attribute_access) {
+        jt_attribute_fallback(g->attribute_access, JT_DIAG_RECORDS, JT_WHY_SERIALIZATION, rb_obj_class(record), Qnil);
+    }
+}
+
+/* One included record: serializable_hash(options), natively when its class
+ * allows (see gen_rails_record). */
+static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
+{
+    jt_before_ruby(g);
+    struct jt_class_profile scratch;
+    struct jt_class_profile *p = jt_rails_profile(g, record, &scratch);
+    if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
+        return;
+    }
+    if (!p->rails_record_stock) record_in_ruby(g, record, p);
+    jt_rails_gen_in_pass(g, rb_funcall(record, jt.id_serializable_hash, 1, options), Qnil);
+}
+
+/* An include: association's value: a collection (to_ary) or one record. */
+static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
+{
+    if (!rb_respond_to(records, jt.id_to_ary)) {
+        gen_rails_included(g, records, options);
+        return;
+    }
+    VALUE list = rb_funcall(records, jt.id_to_ary, 0);
+    Check_Type(list, T_ARRAY);
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, '[');
+    for (long i = 0; i < RARRAY_LEN(list); i++) {
+        if (i > 0) jt_buffer_push(g->buf, ',');
+        gen_rails_included(g, RARRAY_AREF(list, i), options);
+    }
+    g->depth--;
+    jt_buffer_push(g->buf, ']');
+    RB_GC_GUARD(list);
+}
+
+bool jt_record_model(jt_gen *g, VALUE model, struct jt_class_profile *p)
+{
+    VALUE options = g->as_json_options;
+    if (options == Qundef) options = Qnil;
+    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
+    if (root == Qundef) {
+        if (p->rails_root < 0) p->rails_root = RTEST(rb_funcall(model, jt.id_include_root_in_json, 0));
+        root = p->rails_root ? Qtrue : Qfalse;
+    }
+    if (RTEST(root)) {
+        jt_before_ruby(g);
+        if (g->attribute_access) {
+            jt_attribute_fallback(g->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
+        }
+        return false;
+    }
+    if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
+    if (!p->rails_record_stock) record_in_ruby(g, model, p);
+    VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
+    jt_rails_gen_in_pass(g, hash, Qnil);
+    RB_GC_GUARD(hash);
+    return true;
+}
+
+bool jt_record_relation_class_p(jt_gen *g, VALUE klass)
+{
+    if (!g->attribute_access) return false;
+    jt_db_context *c = &g->attribute_access->db;
+    if (!jt_db_context_ready(g, c) || NIL_P(c->relation_class)) return false;
+    return RTEST(rb_class_inherited_p(klass, c->relation_class));
+}
+
+/* Relation#as_json is records.as_json(options): the records, loaded once
+ * (and left loaded, as ActiveRecord leaves them), walked as that Array in
+ * the same pass; after the as_json pass (a relation some as_json returned),
+ * as_json without options. */
+bool jt_record_relation(jt_gen *g, VALUE relation)
+{
+    jt_before_ruby(g);
+    VALUE records = rb_funcall(relation, jt.id_records, 0);
+    Check_Type(records, T_ARRAY);
+    jt_rails_gen_in_pass(g, records, jt_in_as_json_pass(g) ? g->as_json_options : Qnil);
+    RB_GC_GUARD(records);
+    return true;
+}
