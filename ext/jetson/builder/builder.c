@@ -6,7 +6,7 @@
  * (construction, key formats, target!) is Ruby, in lib/jetson/builder.rb. */
 
 #include "builder/builder.h"
-#include "json/generator.h"
+#include "rails/generate.h"
 
 jb_handles jb;
 

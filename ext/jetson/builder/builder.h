@@ -1,7 +1,13 @@
 #ifndef JETSON_BUILDER_H
 #define JETSON_BUILDER_H
 
-/* Jetson::Builder keeps the document Jbuilder would build as a tree of C
+/* The builder layer, on top of rails/, json/ and bytes/: Jetson::Builder,
+ * Jbuilder's DSL on native nodes, with what views add to it (a collection's
+ * elements rendered by a compiled partial, cached JSON text pasted in, a
+ * key's partial run from its plan) and its reads of ActiveRecord records.
+ * jt_init_builder defines it.
+ *
+ * Jetson::Builder keeps the document Jbuilder would build as a tree of C
  * nodes instead of Ruby Hashes and Arrays: Jbuilder's semantics need the
  * whole tree until target! (a repeated key keeps its first position and its
  * last value, a second block for a key deep-merges, an empty block drops its
@@ -13,10 +19,12 @@
  * two values, turn a subtree into Ruby objects, write it as JSON).
  * builder.c: the DSL methods. */
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 #include "rails/attribute_set.h"
 
 struct jt_gen;
+
+void jt_init_builder(void);
 
 /* Where a value lives: a container node of the tree, a Ruby value (a leaf),
  * Jbuilder's BLANK (nothing set yet), or a raw JSON fragment: an object or

@@ -13,7 +13,7 @@
  * These are private methods (underscored), called by the Ruby side. */
 
 #include "builder/builder.h"
-#include "json/generator.h"
+#include "rails/generate.h"
 #include "json/raw_json.h"
 
 /* The Array node a collection is built in, from the Integer the Ruby side was

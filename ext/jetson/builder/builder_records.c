@@ -15,7 +15,7 @@
  * which Jbuilder's merges look into. */
 
 #include "builder/builder.h"
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "rails/stock_memo.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
@@ -239,7 +239,7 @@ void jb_write_cast(struct jt_gen *g, jb_builder *b, jb_slot s)
 {
     VALUE snapshot = snapshot_of(b, s);
     jt_db_cast cast;
-    jt_db_context *c = &g->attribute_access->db;
+    jt_db_context *c = &jt_rails_call_of(g)->attribute_access.db;
     if (jt_db_cast_read(RARRAY_AREF(snapshot, 0), &cast) && jt_db_context_ready(g, c)) {
         /* The moment of the extract!, in the call's context (its stock checks and caches). */
         VALUE zone = c->zone;

@@ -6,7 +6,7 @@
  * Ruby objects themselves. See builder.h. */
 
 #include "builder/builder.h"
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "json/raw_json.h"
 
 /* The builder is write-barrier protected: every VALUE stored into its arrays

@@ -1,7 +1,7 @@
 #ifndef JETSON_BUFFER_H
 #define JETSON_BUFFER_H
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 
 /* Output buffer. Small documents live entirely in caller-provided stack
  * memory and cost one String allocation at the end. Larger ones spill into a

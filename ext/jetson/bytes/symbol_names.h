@@ -14,7 +14,7 @@
  * Dynamic Symbols (String#to_sym of new names) can be collected and are not
  * cached; their name is a field read anyway. */
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 
 #define JT_SYMBOL_NAMES 512 /* a power of two */
 

@@ -1,7 +1,7 @@
 #ifndef JETSON_TIMES_H
 #define JETSON_TIMES_H
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 
 /* Civil date and clock time of one instant in one UTC offset. */
 typedef struct jt_civil_time {

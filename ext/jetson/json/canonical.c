@@ -12,6 +12,7 @@
 #include "json/canonical.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "bytes/escape.h"
@@ -19,7 +20,7 @@
 
 /* --- numbers ------------------------------------------------------------- */
 
-void jt_canonical_double(jt_gen *g, double value)
+static void canonical_double(jt_gen *g, double value)
 {
     jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
     g->buf->len += (size_t)jt_write_jcs_double(value, g->buf->ptr + g->buf->len);
@@ -27,7 +28,7 @@ void jt_canonical_double(jt_gen *g, double value)
 
 /* json 3.1 converts an Integer to the nearest double first: exact up to
  * 2^53, rounded past it, and an error past the largest double. */
-void jt_canonical_integer(jt_gen *g, VALUE obj)
+static void canonical_integer(jt_gen *g, VALUE obj)
 {
     if (RB_FIXNUM_P(obj)) {
         long n = FIX2LONG(obj);
@@ -35,7 +36,7 @@ void jt_canonical_integer(jt_gen *g, VALUE obj)
             jt_buffer_reserve(g->buf, JT_LONG_MAX_CHARS);
             g->buf->len += (size_t)jt_write_long(n, g->buf->ptr + g->buf->len);
         } else {
-            jt_canonical_double(g, (double)n);
+            canonical_double(g, (double)n);
         }
         return;
     }
@@ -44,7 +45,7 @@ void jt_canonical_integer(jt_gen *g, VALUE obj)
     if (FIX2INT(rb_big_cmp(obj, max)) > 0 || FIX2INT(rb_big_cmp(obj, DBL2NUM(-DBL_MAX))) < 0) {
         jt_raise_generator_error(obj, "Integer out of range for RFC 8785");
     }
-    jt_canonical_double(g, rb_big2dbl(obj));
+    canonical_double(g, rb_big2dbl(obj));
 }
 
 /* --- keys ---------------------------------------------------------------- */
@@ -176,7 +177,7 @@ static void canonical_hash_in_ruby(jt_gen *g, VALUE hash)
     RB_GC_GUARD(sorted);
 }
 
-void jt_canonical_hash(jt_gen *g, VALUE hash)
+static void canonical_hash(jt_gen *g, VALUE hash)
 {
     long size = (long)RHASH_SIZE(hash);
     if (g->cfg->strict && RTEST(g->cfg->as_json)) {
@@ -235,6 +236,32 @@ void jt_canonical_hash(jt_gen *g, VALUE hash)
 
 /* ArgumentError for an option json 3.1 does not allow with rfc8785, in its
  * order. */
+/* --- the mode ------------------------------------------------------------ */
+
+/* A finite Float in ECMAScript's layout; NaN and the Infinities are the
+ * json gem's (an error: allow_nan is refused with rfc8785). */
+static bool canonical_float(jt_gen *g, VALUE obj)
+{
+    double value = RFLOAT_VALUE(obj);
+    if (!isfinite(value)) return false;
+    canonical_double(g, value);
+    return true;
+}
+
+/* A Hash in its keys' order; Arrays are the walk's. */
+static bool canonical_container(jt_gen *g, VALUE *container, bool hash)
+{
+    if (!hash) return true;
+    canonical_hash(g, *container);
+    return false;
+}
+
+const jt_mode jt_canonical_mode = {
+    .container = canonical_container,
+    .integer = canonical_integer,
+    .float_ = canonical_float,
+};
+
 void jt_canonical_validate(const jt_config *cfg)
 {
     if (!cfg->rfc8785) return;

@@ -1,12 +1,14 @@
-#ifndef JETSON_CANONICAL_H
-#define JETSON_CANONICAL_H
+#ifndef JETSON_JSON_CANONICAL_H
+#define JETSON_JSON_CANONICAL_H
 
-#include "json/generator_internal.h"
+/* rfc8785: true (canonical.c): the JSON Canonicalization Scheme as json
+ * 3.1 writes it, a mode of the json walk (json/mode.h) that writes
+ * numbers as ECMAScript prints them and objects' keys in UTF-16 order.
+ * jt_canonical_validate is declared in json/state.h, which configuring
+ * calls it from. */
 
-/* rfc8785: true (canonical.c). */
-void jt_canonical_hash(jt_gen *g, VALUE hash);
-void jt_canonical_integer(jt_gen *g, VALUE obj);
-void jt_canonical_double(jt_gen *g, double value);
-/* jt_canonical_validate: declared in state.h, which configuring calls it from */
+#include "json/walk.h"
+
+extern const jt_mode jt_canonical_mode;
 
 #endif

@@ -2,7 +2,8 @@
  * State with the call's options and depth), or the json gem's generic
  * to_json and to_s done natively, settled once per class per call. Split
  * out of generator.c, which calls jt_gen_fallback. */
-#include "json/generator_internal.h"
+#include "json/walk.h"
+#include "bytes/times.h"
 
 /* --- state handed to to_json ------------------------------------------------ */
 
@@ -11,7 +12,7 @@
  * when the json gem is loaded. */
 static VALUE json_gem_state_class(void)
 {
-    VALUE klass = jt_json_gem_constant(jt.id_json_state_class);
+    VALUE klass = jt_json_gem_constant(jj.id_json_state_class);
     return RB_TYPE_P(klass, T_CLASS) ? klass : Qnil;
 }
 
@@ -19,24 +20,24 @@ static VALUE config_to_hash(const jt_config *cfg, long depth)
 {
     VALUE h = rb_hash_new();
     VALUE empty = rb_str_new_cstr("");
-    rb_hash_aset(h, jt.sym_indent, cfg->indent ? cfg->indent : empty);
-    rb_hash_aset(h, jt.sym_space, cfg->space ? cfg->space : empty);
-    rb_hash_aset(h, jt.sym_space_before, cfg->space_before ? cfg->space_before : empty);
-    rb_hash_aset(h, jt.sym_object_nl, cfg->object_nl ? cfg->object_nl : empty);
-    rb_hash_aset(h, jt.sym_array_nl, cfg->array_nl ? cfg->array_nl : empty);
-    rb_hash_aset(h, jt.sym_allow_nan, cfg->allow_nan ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_ascii_only, cfg->ascii_only ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_max_nesting, LONG2NUM(cfg->max_nesting));
-    rb_hash_aset(h, jt.sym_script_safe, cfg->script_safe ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_strict, cfg->strict ? Qtrue : Qfalse);
-    rb_hash_aset(h, jt.sym_depth, LONG2NUM(depth));
-    rb_hash_aset(h, jt.sym_buffer_initial_length, LONG2NUM(cfg->buffer_initial_length));
-    rb_hash_aset(h, jt.sym_as_json, cfg->as_json);
-    rb_hash_aset(h, jt.sym_sort_keys, cfg->sort_keys);
+    rb_hash_aset(h, jj.sym_indent, cfg->indent ? cfg->indent : empty);
+    rb_hash_aset(h, jj.sym_space, cfg->space ? cfg->space : empty);
+    rb_hash_aset(h, jj.sym_space_before, cfg->space_before ? cfg->space_before : empty);
+    rb_hash_aset(h, jj.sym_object_nl, cfg->object_nl ? cfg->object_nl : empty);
+    rb_hash_aset(h, jj.sym_array_nl, cfg->array_nl ? cfg->array_nl : empty);
+    rb_hash_aset(h, jj.sym_allow_nan, cfg->allow_nan ? Qtrue : Qfalse);
+    rb_hash_aset(h, jj.sym_ascii_only, cfg->ascii_only ? Qtrue : Qfalse);
+    rb_hash_aset(h, jj.sym_max_nesting, LONG2NUM(cfg->max_nesting));
+    rb_hash_aset(h, jj.sym_script_safe, cfg->script_safe ? Qtrue : Qfalse);
+    rb_hash_aset(h, jj.sym_strict, cfg->strict ? Qtrue : Qfalse);
+    rb_hash_aset(h, jj.sym_depth, LONG2NUM(depth));
+    rb_hash_aset(h, jj.sym_buffer_initial_length, LONG2NUM(cfg->buffer_initial_length));
+    rb_hash_aset(h, jj.sym_as_json, cfg->as_json);
+    rb_hash_aset(h, jj.sym_sort_keys, cfg->sort_keys);
     if (cfg->on_duplicate_key != JT_DUP_WARN) {
-        rb_hash_aset(h, jt.sym_allow_duplicate_key, cfg->on_duplicate_key == JT_DUP_IGNORE ? Qtrue : Qfalse);
+        rb_hash_aset(h, jj.sym_allow_duplicate_key, cfg->on_duplicate_key == JT_DUP_IGNORE ? Qtrue : Qfalse);
     }
-    if (jt.json3 || cfg->rfc8785) rb_hash_aset(h, jt.sym_rfc8785, cfg->rfc8785 ? Qtrue : Qfalse);
+    if (jj.json3 || cfg->rfc8785) rb_hash_aset(h, jj.sym_rfc8785, cfg->rfc8785 ? Qtrue : Qfalse);
     return h;
 }
 
@@ -55,9 +56,9 @@ static VALUE call_to_json(jt_gen *g, VALUE obj)
     if (jt_is_state(g->vstate)) {
         jt_state_config(g->vstate)->depth = g->depth;
     } else {
-        rb_funcall(g->vstate, jt.id_depth_set, 1, LONG2NUM(g->depth));
+        rb_funcall(g->vstate, jj.id_depth_set, 1, LONG2NUM(g->depth));
     }
-    return rb_funcall(obj, jt.id_to_json, 1, g->vstate);
+    return rb_funcall(obj, jj.id_to_json, 1, g->vstate);
 }
 
 /* The json gem defines one to_json for every object (JSON::GeneratorMethods):
@@ -68,17 +69,17 @@ static VALUE call_to_json(jt_gen *g, VALUE obj)
  * generator. */
 bool jt_to_json_is_generic(VALUE obj)
 {
-    VALUE generic_module = jt_json_gem_constant(jt.id_generator_methods);
+    VALUE generic_module = jt_json_gem_constant(jj.id_generator_methods);
     if (!RB_TYPE_P(generic_module, T_MODULE)) return false;
-    VALUE method = rb_funcall(obj, jt.id_method, 1, ID2SYM(jt.id_to_json));
-    return rb_funcall(method, jt.id_owner, 0) == generic_module;
+    VALUE method = rb_funcall(obj, jj.id_method, 1, ID2SYM(jj.id_to_json));
+    return rb_funcall(method, jj.id_owner, 0) == generic_module;
 }
 
 /* Looking up respond_to?, to_json's owner and to_s costs more than writing
  * most values, and the answers depend on the class alone, so they are
  * settled once per class per call. A to_json or to_s that defines methods
  * half-way through a call is not seen until the next call. */
-struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
 {
     VALUE klass = CLASS_OF(obj);
     for (int i = 0; i < g->profile_count; i++) {
@@ -86,30 +87,18 @@ struct jt_class_profile *jt_profile_of(jt_gen *g, VALUE obj, struct jt_class_pro
     }
     struct jt_class_profile *p = g->profile_count < JT_PROFILE_CACHE ? &g->profiles[g->profile_count++] : scratch;
     p->klass = klass;
-    p->json_known = false;
-    p->rails_known = false;
-    return p;
-}
-
-static struct jt_class_profile *json_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
-{
-    struct jt_class_profile *p = jt_profile_of(g, obj, scratch);
-    if (!p->json_known) {
-        VALUE klass = p->klass;
-        p->respond_to_is_stock = rb_method_basic_definition_p(klass, jt.id_respond_to) &&
-                                 rb_method_basic_definition_p(klass, jt.id_respond_to_missing);
-        p->responds_to_json = p->respond_to_is_stock && rb_respond_to(obj, jt.id_to_json);
-        p->generic_to_json = -1;
-        p->stock_time = jt_time_class_is_stock(klass);
-        p->json_known = true;
-    }
+    p->respond_to_is_stock = rb_method_basic_definition_p(klass, jj.id_respond_to) &&
+                             rb_method_basic_definition_p(klass, jj.id_respond_to_missing);
+    p->responds_to_json = p->respond_to_is_stock && rb_respond_to(obj, jj.id_to_json);
+    p->generic_to_json = -1;
+    p->stock_time = jt_time_class_is_stock(klass);
     return p;
 }
 
 
 static bool profile_responds_to_json(const struct jt_class_profile *p, VALUE obj)
 {
-    return p->respond_to_is_stock ? p->responds_to_json : rb_respond_to(obj, jt.id_to_json);
+    return p->respond_to_is_stock ? p->responds_to_json : rb_respond_to(obj, jj.id_to_json);
 }
 
 static bool profile_generic_to_json(struct jt_class_profile *p, VALUE obj)

@@ -1,4 +1,8 @@
-#include "json/generator_internal.h"
+/* The json walk: the json gem's generator over Ruby values (the dispatch
+ * by type, Hashes, Arrays, Strings, keys, numbers), calling the call's
+ * mode (json/mode.h) where it rules a value, and the entry of a call. */
+
+#include "json/walk.h"
 #include "json/canonical.h"
 #include "json/key_cache.h"
 #include <math.h>
@@ -6,23 +10,6 @@
 
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
 static int gen_element_value(jt_gen *g, VALUE obj);
-
-/* --- errors -------------------------------------------------------------- */
-
-void jt_raise_generator_error_str(VALUE invalid_object, VALUE message)
-{
-    VALUE args[2] = { message, invalid_object };
-    rb_exc_raise(rb_class_new_instance(2, args, jt.eGeneratorError));
-}
-
-void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    VALUE message = rb_vsprintf(fmt, args);
-    va_end(args);
-    jt_raise_generator_error_str(invalid_object, message);
-}
 
 static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
 {
@@ -54,7 +41,7 @@ JT_INLINE bool string_is_json_ready(VALUE str)
 
 static VALUE encode_to_utf8(VALUE str)
 {
-    return rb_funcall(str, jt.id_encode, 1, rb_enc_from_encoding(rb_utf8_encoding()));
+    return rb_funcall(str, jj.id_encode, 1, rb_enc_from_encoding(rb_utf8_encoding()));
 }
 
 static VALUE encode_failed(VALUE str, VALUE error)
@@ -85,7 +72,7 @@ JT_NOINLINE VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called,
 
     /* json 2 reinterpreted BINARY as UTF-8 (with a warning); json 3.1
      * transcodes it like any other encoding, which fails past ASCII. */
-    if (!jt.json3 && RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
+    if (!jj.json3 && RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
         VALUE utf8 = rb_enc_associate_index(rb_str_dup(str), jt.utf8_encindex);
         switch (rb_enc_str_coderange(utf8)) {
             case RUBY_ENC_CODERANGE_7BIT:
@@ -124,10 +111,7 @@ void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
         write_ready_string(g, str);
         return;
     }
-    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
-        jt_rails_string(g, str);
-        return;
-    }
+    if (RB_UNLIKELY(g->mode && g->mode->string) && g->mode->string(g, str)) return;
     if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
     str = jt_convert_encoding(g, str, false, false);
     if (!RB_TYPE_P(str, T_STRING)) {
@@ -200,24 +184,14 @@ VALUE jt_nesting_error(long refused)
 {
     return rb_exc_new_str(jt.eNestingError, rb_sprintf(
         "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-        jt.json3 ? refused : refused - 1));
+        jj.json3 ? refused : refused - 1));
 }
 
 /* Past max_nesting, or deep enough that the real stack is checked. */
 long jt_enter_deep_container(jt_gen *g, long depth)
 {
     if (g->cfg->max_nesting && depth > g->cfg->max_nesting) {
-        if (jt_rails_jsonify(g)) {
-            /* ActiveSupport calls every as_json before the json gem counts
-             * nesting: errors from as_json come first, and a cycle ends in
-             * SystemStackError (below), so the walk goes on. */
-            if (!g->deferred_error) g->deferred_error = jt_nesting_error(depth);
-            if (ruby_stack_check()) {
-                --g->depth;
-                rb_raise(rb_eSysStackError, "stack level too deep");
-            }
-            return depth;
-        }
+        if (g->mode && g->mode->too_deep && g->mode->too_deep(g, depth)) return depth;
         --g->depth;
         rb_exc_raise(jt_nesting_error(depth));
     }
@@ -236,18 +210,12 @@ JT_NOINLINE static void on_mixed_keys(struct hash_iter *it)
     if (it->mixed_keys_seen) return;
     it->mixed_keys_seen = true;
     it->mixed_after_error = it->g->deferred_error != 0;
-    /* Rails mode under json 2 checks the Hash ActiveSupport would hand the
-     * json gem, known once the pairs are through (see jt_rails_hash_pairs);
-     * under json 3 a duplicate is an error, met by the json gem here, at the
-     * first key of another type, after every as_json (so it is deferred). */
-    if (jt_rails_jsonify(it->g)) {
-        if (jt.json3) jt_rails_check_duplicate_keys(it->g, it->hash);
-        return;
-    }
+    const jt_mode *mode = it->g->mode;
+    if (mode && mode->mixed_keys && mode->mixed_keys(it->g, it->hash)) return;
     const jt_config *cfg = it->g->cfg;
     if (cfg->on_duplicate_key != JT_DUP_IGNORE) {
         jt_before_ruby(it->g);
-        rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, it->hash,
+        rb_funcall(jt.mJetson, jj.id_on_mixed_keys_hash, 2, it->hash,
                    cfg->on_duplicate_key == JT_DUP_RAISE ? Qtrue : Qfalse);
     }
 }
@@ -306,10 +274,7 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
     }
 
     if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
-        if (jt_rails_jsonify(g)) {
-            jt_rails_string(g, key_str);
-            return;
-        }
+        if (g->mode && g->mode->string && g->mode->string(g, key_str)) return;
         key_str = jt_convert_encoding(g, key_str, as_json_called, true);
     }
     if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
@@ -450,7 +415,8 @@ JT_INLINE char *write_inline_scalar(char *dst, VALUE value)
 
 void jt_short_keys_enable(jt_gen *g)
 {
-    if (g->buf->io != Qnil || g->rails) {
+    /* A mode may run Ruby code between pairs, which the cache cannot see. */
+    if (g->buf->io != Qnil || g->mode) {
         g->short_key_storage = NULL;
         return;
     }
@@ -470,7 +436,7 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
             b->len = (size_t)(end - b->ptr);
             return ST_CONTINUE;
         }
-        if (RB_FLONUM_P(value) && !g->rails) { /* Rails mode: jt_rails_float */
+        if (RB_FLONUM_P(value) && g->json_floats) { /* else the mode's (jt_mode.float_) */
             const double d = RFLOAT_VALUE(value);
             if (RB_LIKELY(isfinite(d))) {
                 b->len = (size_t)(dst + jt_write_double(d, dst) - b->ptr);
@@ -586,11 +552,8 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
         return;
     }
     const jt_config *cfg = g->cfg;
-    if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &hash, JT_RAILS_HASH)) return;
-    if (RB_UNLIKELY(cfg->rfc8785)) { /* its key order wins over sort_keys, as in json 3.1 */
-        jt_canonical_hash(g, hash);
-        return;
-    }
+    /* The mode's first (rfc8785's key order wins over sort_keys, as in json 3.1). */
+    if (RB_UNLIKELY(g->mode && g->mode->container) && !g->mode->container(g, &hash, true)) return;
     if (RB_UNLIKELY(RTEST(cfg->sort_keys))) {
         jt_before_ruby(g);
         hash = rb_proc_call_with_block(cfg->sort_keys, 1, &hash, Qnil);
@@ -605,8 +568,8 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     }
 
     jt_buffer_push(g->buf, '{');
-    if (RB_UNLIKELY(jt_rails_jsonify(g))) {
-        jt_rails_hash_pairs(g, hash);
+    if (RB_UNLIKELY(g->mode && g->mode->pairs) && g->mode->pairs(g, hash)) {
+        /* written by the mode */
     } else {
         struct hash_iter it = { .g = g, .hash = hash, .first = true };
         bool compact = !cfg->object_nl && !cfg->indent && !cfg->space && !cfg->space_before;
@@ -649,9 +612,9 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
     const long integer_room = JT_LONG_MAX_CHARS + 1;
     const size_t room = integer_room > 35 ? (size_t)integer_room : 35;
     const int mode = g->escape_mode;
-    /* Flonums (most Floats) in place: json mode's Float#to_s digits;
-     * Rails mode has rules of its own (jt_rails_float). */
-    const bool floats = !g->rails;
+    /* Flonums (most Floats) in place: json mode's Float#to_s digits,
+     * unless the call's mode writes Floats (jt_mode.float_). */
+    const bool floats = g->json_floats;
     const size_t array_start = b->len;
     long i = 0;
     /* The length is re-read after every element the loop leaves to
@@ -726,7 +689,7 @@ void jt_gen_array(jt_gen *g, VALUE ary)
         return;
     }
     const jt_config *cfg = g->cfg;
-    if (RB_UNLIKELY(g->rails) && !jt_rails_container_prologue(g, &ary, JT_RAILS_ARRAY)) return;
+    if (RB_UNLIKELY(g->mode && g->mode->container) && !g->mode->container(g, &ary, false)) return;
     long depth = jt_enter_container(g);
     if (RARRAY_LEN(ary) == 0) {
         jt_buffer_append(g->buf, "[]", 2);
@@ -735,8 +698,8 @@ void jt_gen_array(jt_gen *g, VALUE ary)
     }
 
     jt_buffer_push(g->buf, '[');
-    /* The compact loop writes Integers its own way; rfc8785 has no layout. */
-    if (RB_LIKELY(!cfg->array_nl && !cfg->indent && !cfg->rfc8785)) {
+    /* The compact loop writes Integers itself: not where the mode does. */
+    if (RB_LIKELY(!cfg->array_nl && !cfg->indent && g->json_integers)) {
         gen_elements_compact(g, ary);
     } else {
         /* The length is re-read every time: a to_json may shrink the Array. */
@@ -759,8 +722,8 @@ void jt_gen_array(jt_gen *g, VALUE ary)
 
 JT_INLINE void gen_fixnum(jt_gen *g, VALUE obj)
 {
-    if (RB_UNLIKELY(g->cfg->rfc8785)) {
-        jt_canonical_integer(g, obj);
+    if (RB_UNLIKELY(!g->json_integers)) {
+        g->mode->integer(g, obj);
         return;
     }
     jt_buffer_reserve(g->buf, JT_LONG_MAX_CHARS);
@@ -769,8 +732,8 @@ JT_INLINE void gen_fixnum(jt_gen *g, VALUE obj)
 
 static void gen_bignum(jt_gen *g, VALUE obj)
 {
-    if (RB_UNLIKELY(g->cfg->rfc8785)) {
-        jt_canonical_integer(g, obj);
+    if (RB_UNLIKELY(!g->json_integers)) {
+        g->mode->integer(g, obj);
         return;
     }
     jt_before_ruby(g); /* it allocates: the GC may run (see key_cache.h) */
@@ -786,13 +749,7 @@ static void gen_bignum(jt_gen *g, VALUE obj)
 
 static void gen_float(jt_gen *g, VALUE obj)
 {
-    if (RB_UNLIKELY(g->rails)) {
-        if (jt_rails_jsonify(g)) {
-            jt_rails_float(g, obj);
-            return;
-        }
-        if (jt_rails_coder_float(g, obj)) return;
-    }
+    if (RB_UNLIKELY(!g->json_floats) && g->mode->float_(g, obj)) return;
     double value = RFLOAT_VALUE(obj);
     if (RB_UNLIKELY(isnan(value) || isinf(value))) {
         jt_before_ruby(g); /* Float#to_s may be redefined */
@@ -811,19 +768,20 @@ static void gen_float(jt_gen *g, VALUE obj)
         jt_buffer_append_str(g->buf, rb_funcall(obj, jt.id_to_s, 0));
         return;
     }
-    if (RB_UNLIKELY(g->cfg->rfc8785)) {
-        jt_canonical_double(g, value);
-        return;
-    }
     jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
     g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
 }
 
 
+VALUE jt_json_fragment_class(void)
+{
+    return jt_json_gem_constant(jj.id_json_fragment_class);
+}
+
 /* JSON::Fragment when the json gem is loaded: pasted like our own. */
 static bool is_json_gem_fragment(VALUE klass)
 {
-    return jt_json_gem_constant(jt.id_json_fragment_class) == klass;
+    return jt_json_fragment_class() == klass;
 }
 
 static void gen_fragment(jt_gen *g, VALUE obj)
@@ -854,7 +812,7 @@ static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
         /* Both the json gem's to_json ("#{self}") and the to_s fallback end
          * in Symbol#to_s, which is the name itself unless redefined. */
         bool generic = rb_method_basic_definition_p(rb_cSymbol, jt.id_to_s) &&
-                       (!rb_respond_to(sym, jt.id_to_json) || jt_to_json_is_generic(sym));
+                       (!rb_respond_to(sym, jj.id_to_json) || jt_to_json_is_generic(sym));
         g->symbol_to_json = generic ? JT_SYMBOL_GENERIC : JT_SYMBOL_CUSTOM;
     }
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
@@ -884,10 +842,7 @@ again:
                     write_ready_string(g, obj);
                     return;
                 }
-                if (jt_rails_jsonify(g)) {
-                    jt_rails_string(g, obj);
-                    return;
-                }
+                if (g->mode && g->mode->string && g->mode->string(g, obj)) return;
                 if (as_json_called) jt_raise_generator_error(obj, "source sequence is illegal/malformed utf-8");
                 obj = jt_convert_encoding(g, obj, false, false);
                 as_json_called = true;
@@ -910,11 +865,8 @@ again:
             case T_SYMBOL:
                 goto symbol;
             case T_STRUCT:
-                if (g->rails) {
-                    /* ActiveSupport before 8.1 encodes a Fragment as a Struct */
-                    if (jt_rails_fragment(g, obj, klass)) return;
-                    goto general;
-                }
+                /* A mode that writes objects decides about Fragments too. */
+                if (g->mode && g->mode->object) goto general;
                 jt_before_ruby(g); /* a constant lookup may autoload */
                 if (klass == jt.cFragment || is_json_gem_fragment(klass)) {
                     gen_fragment(g, obj);
@@ -927,7 +879,7 @@ again:
     }
 
 symbol:
-    if (g->cfg->strict || g->rails) {
+    if (g->cfg->strict || g->mode_symbols) {
         g->symbols_are_names = true;
         jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), as_json_called);
     } else if (symbols_use_generic_to_json(g, obj)) {
@@ -939,14 +891,7 @@ symbol:
     return;
 
 general:
-    if (g->rails) {
-        if (!jt_coder_walk(g)) {
-            jt_rails_object(g, obj);
-            return;
-        }
-        /* The Coder's block, unless ActiveSupport's as_json is known. */
-        if (!as_json_called && jt_rails_coder_native(g, obj)) return;
-    }
+    if (g->mode && g->mode->object && g->mode->object(g, obj, as_json_called)) return;
     if (g->cfg->strict) {
         if (RTEST(g->cfg->as_json) && !as_json_called) {
             obj = call_as_json(g, obj, Qfalse);
@@ -1007,11 +952,30 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     gen_element_value(g, obj);
 }
 
-static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_settings *rails,
+/* jt_gen_value with the call's mode stepped aside: the json gem's rules
+ * alone for value, Symbols by their to_json, as for a value ActiveSupport
+ * hands the json gem unencoded. */
+void jt_gen_value_unmoded(jt_gen *g, VALUE value)
+{
+    const jt_mode *mode = g->mode;
+    bool names = g->symbols_are_names;
+    g->mode = NULL;
+    g->symbols_are_names = false;
+    jt_gen_settle_paths(g);
+    jt_gen_value(g, value);
+    g->mode = mode;
+    g->symbols_are_names = names;
+    jt_gen_settle_paths(g);
+}
+
+static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
                       jt_write_fn *write)
 {
     /* Options set one by one on a State are checked here, before a byte. */
-    if (RB_UNLIKELY(cfg->rfc8785)) jt_canonical_validate(cfg);
+    if (RB_UNLIKELY(cfg->rfc8785)) {
+        jt_canonical_validate(cfg);
+        mode = &jt_canonical_mode;
+    }
     char stack[JT_STACK_BUFFER_SIZE];
     struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
     jt_buffer buf;
@@ -1023,24 +987,12 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.buf = &buf;
     g.cfg = cfg;
     g.depth = cfg->depth;
-    g.escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
-                    (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
-    g.rails = rails;
+    g.escape_mode = escape_mode >= 0 ? escape_mode
+                                     : JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
+                                           (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
+    g.mode = mode;
+    g.mode_state = state;
     g.deferred_error = 0;
-    g.rails_float_stock = -1;
-    g.rails_hash_stock = -1;
-    g.rails_array_stock = -1;
-    g.as_json_options = rails ? rails->options : Qundef;
-    struct jt_record_plan record_plans[JT_RECORD_PLANS];
-    g.record_plans = record_plans;
-    g.record_plan_count = 0;
-    jt_attribute_access attribute_access;
-    g.attribute_access = &attribute_access;
-    if (rails) jt_attribute_access_init(&attribute_access, rails->helper);
-    if (rails) {
-        g.escape_mode = JT_ESCAPE_BASIC | (rails->escape_js ? JT_ESCAPE_JS_SEPARATORS : 0) |
-                        (rails->escape_html ? JT_ESCAPE_HTML : 0);
-    }
     g.vstate = Qfalse;
     g.profile_count = 0;
     g.key_cache = NULL;
@@ -1048,10 +1000,10 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     g.key_epoch = 1;
     struct jt_short_key short_key_storage[JT_SHORT_KEYS]; /* zeroed only if used */
     g.short_keys = NULL;
-    g.short_key_storage = rails ? NULL : short_key_storage;
+    g.short_key_storage = mode ? NULL : short_key_storage;
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
-    g.symbols_are_names = rails != NULL; /* ActiveSupport writes a Symbol's name */
+    g.symbols_are_names = mode && mode->symbols_as_names;
     char indents_buffer[JT_INDENTS_BUFFER];
     g.indents = NULL;
     g.indent_len = 0;
@@ -1063,7 +1015,7 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
     } else {
         jt_gen_value(&g, obj);
     }
-    if (rails) jt_attribute_access_finish(&attribute_access);
+    if (mode && mode->finish) mode->finish(&g);
     if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
     VALUE result = jt_buffer_finish(&buf);
     RB_GC_GUARD(g.vstate);
@@ -1073,41 +1025,11 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_rails_
 
 VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
 {
-    return generate(obj, cfg, io, NULL, NULL);
+    return generate(obj, cfg, io, NULL, NULL, -1, NULL);
 }
 
-/* The json gem's configuration under the app's ActiveSupport encoder:
- * JSON.generate's defaults, without a nesting limit for 8.0's JSONGemEncoder
- * (max_nesting: false), and the Coder's strict walk with its block. */
-static void rails_config(jt_config *cfg, const jt_rails_settings *rails, VALUE coder_proc)
+VALUE jt_generate_mode(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
+                       jt_write_fn *write)
 {
-    jt_config_init(cfg);
-    if (rails->unlimited_nesting) cfg->max_nesting = 0;
-    if (rails->coder) {
-        cfg->strict = true;
-        cfg->as_json = coder_proc;
-    }
-}
-
-VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails)
-{
-    return jt_generate_rails_coder(obj, rails, Qfalse);
-}
-
-VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc)
-{
-    jt_config cfg;
-    rails_config(&cfg, rails, coder_proc);
-    VALUE result = generate(obj, &cfg, Qnil, rails, NULL);
-    RB_GC_GUARD(coder_proc);
-    return result;
-}
-
-VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc)
-{
-    jt_config cfg;
-    rails_config(&cfg, rails, coder_proc);
-    VALUE result = generate(data, &cfg, Qnil, rails, write);
-    RB_GC_GUARD(coder_proc);
-    return result;
+    return generate(obj, cfg, io, mode, state, escape_mode, write);
 }

@@ -1,26 +1,27 @@
-#ifndef JETSON_GENERATOR_H
-#define JETSON_GENERATOR_H
+#ifndef JETSON_JSON_GENERATOR_H
+#define JETSON_JSON_GENERATOR_H
+
+/* The json gem's generator: a Ruby value (or a document written by a
+ * jt_write_fn) as JSON text, under a configuration (json/state.h), with
+ * or without a mode (json/mode.h). */
 
 #include "json/state.h"
-#include "rails/rails.h"
+
+struct jt_gen;
+struct jt_mode;
 
 /* Generates `obj` with `cfg`. Returns a new String, or `io` after streaming
  * into it when io is not nil. */
 VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io);
 
-/* What ActiveSupport::JSON.encode(obj) returns with the stock encoder (its
- * as_json pass, the json gem, then its escaping), in one pass. */
-VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails);
-/* The same with JSONGemCoderEncoder's conversion Proc (Qfalse for the other
- * encoders): the json gem's strict walk, with it as as_json, where that
- * encoder's Coder walks. */
-VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc);
-
-/* The same, for a document that is not a Ruby value (Jetson::Builder's
- * tree): `write` writes it into the prepared context, calling jt_gen_value
- * for the Ruby values in it. */
-struct jt_gen;
+/* Writes a document that is not a Ruby value (Jetson::Builder's tree) into
+ * the prepared walk, calling jt_gen_value for the Ruby values in it. */
 typedef void jt_write_fn(struct jt_gen *g, VALUE data);
-VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc);
+
+/* jt_generate under a mode: its hooks write the values it rules, with
+ * `state` as the walk's mode_state and escape_mode's escaping (JT_ESCAPE_*;
+ * negative: the configuration's). `write`, when given, writes `obj`. */
+VALUE jt_generate_mode(VALUE obj, const jt_config *cfg, VALUE io, const struct jt_mode *mode, void *state,
+                       int escape_mode, jt_write_fn *write);
 
 #endif

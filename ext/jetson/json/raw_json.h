@@ -10,7 +10,7 @@
  * only keys and scalar members. Nothing here calls Ruby except to make the
  * resulting objects, and nothing reads outside [p, p + len). */
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 
 /* Whether str is a UTF-8 (or US-ASCII) String holding exactly one JSON object
  * or array, without whitespace before or after it. */

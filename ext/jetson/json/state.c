@@ -96,7 +96,7 @@ static long depth_option(VALUE value)
 static VALUE sort_keys_option(VALUE value)
 {
     if (rb_obj_is_proc(value)) return value;
-    if (value == Qtrue) return rb_const_get(jt.cState, jt.id_default_sort_keys);
+    if (value == Qtrue) return rb_const_get(jj.cState, jj.id_default_sort_keys);
     if (RTEST(value)) rb_raise(rb_eTypeError, "The `sort_keys` argument must be a boolean or a Proc");
     return Qfalse;
 }
@@ -112,7 +112,7 @@ static void buffer_initial_length_option(jt_config *cfg, VALUE value)
  * when it cannot; json 2 wanted an implicit conversion. */
 static VALUE as_json_option(VALUE value)
 {
-    if (!jt.json3) return rb_convert_type(value, T_DATA, "Proc", "to_proc");
+    if (!jj.json3) return rb_convert_type(value, T_DATA, "Proc", "to_proc");
     if (rb_obj_is_proc(value)) return value;
     VALUE proc = rb_check_funcall(value, rb_intern("to_proc"), 0, NULL);
     if (proc == Qundef || !rb_obj_is_proc(proc)) rb_raise(rb_eTypeError, "as_json must be a Proc");
@@ -139,26 +139,26 @@ static int apply_option_i(VALUE key, VALUE value, VALUE data)
     VALUE owner = arg->owner;
     bool owned = owner != 0;
 
-    if (key == jt.sym_indent) set_field(owner, &cfg->indent, string_option(value, owned));
-    else if (key == jt.sym_space) set_field(owner, &cfg->space, string_option(value, owned));
-    else if (key == jt.sym_space_before) set_field(owner, &cfg->space_before, string_option(value, owned));
-    else if (key == jt.sym_object_nl) set_field(owner, &cfg->object_nl, string_option(value, owned));
-    else if (key == jt.sym_array_nl) set_field(owner, &cfg->array_nl, string_option(value, owned));
-    else if (key == jt.sym_max_nesting) cfg->max_nesting = long_option(value);
-    else if (key == jt.sym_depth) cfg->depth = depth_option(value);
-    else if (key == jt.sym_allow_nan) cfg->allow_nan = RTEST(value);
-    else if (key == jt.sym_ascii_only) cfg->ascii_only = RTEST(value);
-    else if (key == jt.sym_script_safe || (key == jt.sym_escape_slash && !jt.json3)) cfg->script_safe = RTEST(value);
-    else if (key == jt.sym_strict) cfg->strict = RTEST(value);
-    else if (key == jt.sym_buffer_initial_length) buffer_initial_length_option(cfg, value);
-    else if (key == jt.sym_allow_duplicate_key) cfg->on_duplicate_key = RTEST(value) ? JT_DUP_IGNORE : JT_DUP_RAISE;
-    else if (key == jt.sym_rfc8785) cfg->rfc8785 = RTEST(value);
-    else if (key == jt.sym_as_json) {
+    if (key == jj.sym_indent) set_field(owner, &cfg->indent, string_option(value, owned));
+    else if (key == jj.sym_space) set_field(owner, &cfg->space, string_option(value, owned));
+    else if (key == jj.sym_space_before) set_field(owner, &cfg->space_before, string_option(value, owned));
+    else if (key == jj.sym_object_nl) set_field(owner, &cfg->object_nl, string_option(value, owned));
+    else if (key == jj.sym_array_nl) set_field(owner, &cfg->array_nl, string_option(value, owned));
+    else if (key == jj.sym_max_nesting) cfg->max_nesting = long_option(value);
+    else if (key == jj.sym_depth) cfg->depth = depth_option(value);
+    else if (key == jj.sym_allow_nan) cfg->allow_nan = RTEST(value);
+    else if (key == jj.sym_ascii_only) cfg->ascii_only = RTEST(value);
+    else if (key == jj.sym_script_safe || (key == jj.sym_escape_slash && !jj.json3)) cfg->script_safe = RTEST(value);
+    else if (key == jj.sym_strict) cfg->strict = RTEST(value);
+    else if (key == jj.sym_buffer_initial_length) buffer_initial_length_option(cfg, value);
+    else if (key == jj.sym_allow_duplicate_key) cfg->on_duplicate_key = RTEST(value) ? JT_DUP_IGNORE : JT_DUP_RAISE;
+    else if (key == jj.sym_rfc8785) cfg->rfc8785 = RTEST(value);
+    else if (key == jj.sym_as_json) {
         VALUE proc = RTEST(value) ? as_json_option(value) : Qfalse;
         set_field(owner, &cfg->as_json, proc);
-    } else if (key == jt.sym_sort_keys) {
+    } else if (key == jj.sym_sort_keys) {
         set_field(owner, &cfg->sort_keys, sort_keys_option(value));
-    } else if (jt.json3) {
+    } else if (jj.json3) {
         /* json 3 raises for a misspelled option; json 2 ignored it. */
         if (!arg->unknown) arg->unknown = rb_ary_new();
         rb_ary_push(arg->unknown, key);
@@ -197,7 +197,7 @@ void jt_config_from_opts(jt_config *cfg, VALUE opts)
     } else if (jt_is_state(opts)) {
         *cfg = *jt_state_config(opts);
     } else {
-        VALUE json_state = jt_json_gem_constant(jt.id_json_state_class);
+        VALUE json_state = jt_json_gem_constant(jj.id_json_state_class);
         if (!NIL_P(json_state) && RTEST(rb_obj_is_kind_of(opts, json_state))) {
             /* Someone's to_json handed us the json gem's State: honour its options. */
             VALUE hash = rb_funcall(opts, jt.id_to_h, 0);
@@ -211,7 +211,7 @@ void jt_config_from_opts(jt_config *cfg, VALUE opts)
 
 VALUE jt_state_new_from_config(const jt_config *src, long depth)
 {
-    VALUE obj = state_alloc(jt.cState);
+    VALUE obj = state_alloc(jj.cState);
     jt_config *cfg = jt_state_config(obj);
     *cfg = *src;
     cfg->depth = depth;
@@ -399,7 +399,7 @@ static VALUE state_allow_duplicate_key(VALUE self)
 
 void jt_init_state(void)
 {
-    VALUE c = jt.cState;
+    VALUE c = jj.cState;
     rb_define_alloc_func(c, state_alloc);
     rb_define_private_method(c, "_configure", state_configure, 1);
     rb_define_method(c, "initialize_copy", state_init_copy, 1);
@@ -420,7 +420,7 @@ void jt_init_state(void)
     rb_define_method(c, "script_safe", state_script_safe, 0);
     rb_define_method(c, "script_safe?", state_script_safe, 0);
     rb_define_method(c, "script_safe=", state_set_script_safe, 1);
-    if (!jt.json3) { /* removed in json 3 */
+    if (!jj.json3) { /* removed in json 3 */
         rb_define_alias(c, "escape_slash", "script_safe");
         rb_define_alias(c, "escape_slash?", "script_safe?");
         rb_define_alias(c, "escape_slash=", "script_safe=");

@@ -1,7 +1,7 @@
 #ifndef JETSON_STATE_H
 #define JETSON_STATE_H
 
-#include "bytes/jetson.h"
+#include "json/handles.h"
 
 enum jt_duplicate_key { JT_DUP_WARN = 0, JT_DUP_IGNORE, JT_DUP_RAISE };
 
@@ -29,7 +29,7 @@ JT_INLINE void jt_config_init(jt_config *cfg)
         .max_nesting = 100,
         .buffer_initial_length = 1024,
         /* json 3 raises on keys that collide after conversion; json 2 warned. */
-        .on_duplicate_key = jt.json3 ? JT_DUP_RAISE : JT_DUP_WARN,
+        .on_duplicate_key = jj.json3 ? JT_DUP_RAISE : JT_DUP_WARN,
     };
 }
 /* Applies an options Hash. `owner` is the State object holding cfg (for write
@@ -42,6 +42,8 @@ void jt_canonical_validate(const jt_config *cfg);
 void jt_config_from_opts(jt_config *cfg, VALUE opts);
 
 jt_config *jt_state_config(VALUE state);
+/* Jetson::State and its methods (state.c). */
+void jt_init_state(void);
 VALUE jt_state_new_from_config(const jt_config *cfg, long depth);
 bool jt_is_state(VALUE obj);
 VALUE jt_json_gem_constant(ID name);

@@ -1,4 +1,5 @@
-#include "json/generator_internal.h"
+#include "json/walk.h"
+#include "json/writer.h"
 
 /* Jetson::Writer: a document written one piece at a time. Values go through
  * the generator itself (jt_gen_value, jt_gen_object_key), so the bytes are
@@ -205,14 +206,9 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
         .depth = writer_depth(w),
         .escape_mode = JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
                        (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0),
-        .rails = NULL,
+        .mode = NULL, /* rfc8785 is refused: no mode */
+        .mode_state = NULL,
         .deferred_error = 0,
-        .rails_float_stock = -1,
-        .rails_hash_stock = -1,
-        .rails_array_stock = -1,
-        .as_json_options = Qundef,
-        .record_plans = NULL,
-        .record_plan_count = 0,
         .vstate = Qfalse,
         .profile_count = 0,
         .key_cache = NULL,

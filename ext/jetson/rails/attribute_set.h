@@ -1,7 +1,7 @@
 #ifndef JETSON_ATTRIBUTE_SET_H
 #define JETSON_ATTRIBUTE_SET_H
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 #include "rails/db_cast.h"
 #include "rails/diagnostics.h"
 

@@ -25,7 +25,7 @@
  *
  * Every kind refuses what it does not settle exactly, before writing. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "rails/db_cast.h"
 #include "rails/db_cast_internal.h"
 #include "rails/stock_memo.h"
@@ -95,7 +95,7 @@ bool jt_db_class_stock(jt_gen *g, signed char *known, VALUE klass, enum jt_rails
 {
     if (RB_UNLIKELY(*known < 0)) {
         jt_before_ruby(g);
-        *known = !NIL_P(klass) && jt_rails_stock(klass, kind, g->rails);
+        *known = !NIL_P(klass) && jt_rails_stock(klass, kind, jt_rails_of(g));
     }
     return *known;
 }

@@ -12,7 +12,7 @@
  * would. The record is left as it was: nothing is cast into it, so a later
  * read casts as it always does. */
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 #include "bytes/times.h"
 
 struct jt_gen;

@@ -4,7 +4,7 @@
 /* What db_cast.c and db_cast_numbers.c share: the casts of each kind are
  * written by the file of their family, the dispatch is db_cast.c's. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "rails/db_cast.h"
 
 /* Whether values of klass still encode as ActiveSupport's kind does; asked

@@ -3,7 +3,7 @@
  * Integers and their texts, Floats, and decimals rounded to their scale as
  * BigDecimal#round would, written as ActiveSupport writes a BigDecimal. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "rails/db_cast.h"
 #include "rails/db_cast_internal.h"
 #include <math.h>
@@ -190,7 +190,7 @@ static bool split_decimal(const char *p, long len, bool *negative, const char **
 /* A BigDecimal's text, as to_s("F") writes it; nil for another object. */
 static VALUE decimal_text(jt_gen *g, jt_db_context *c, VALUE raw)
 {
-    VALUE klass = g->rails->big_decimal;
+    VALUE klass = jt_rails_of(g)->big_decimal;
     if (NIL_P(klass) || CLASS_OF(raw) != klass || !jt_db_class_stock(g, &c->decimal_stock, klass, JT_RAILS_DECIMAL)) return Qnil;
     jt_before_ruby(g);
     VALUE text = rb_funcall(raw, jt.id_to_s, 0); /* ActiveSupport's to_s: "F" */
@@ -212,7 +212,7 @@ bool jt_db_write_decimal(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VA
     } else {
         return false;
     }
-    if (!jt_db_class_stock(g, &c->decimal_stock, g->rails->big_decimal, JT_RAILS_DECIMAL)) return false;
+    if (!jt_db_class_stock(g, &c->decimal_stock, jt_rails_of(g)->big_decimal, JT_RAILS_DECIMAL)) return false;
     bool negative;
     const char *int_part, *frac;
     long int_len, frac_len;

@@ -6,7 +6,7 @@
  * parse_time_string); Time objects (pg, mysql2, trilogy decode them) are
  * read from the Time. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "rails/db_cast.h"
 #include "rails/db_cast_internal.h"
 
@@ -141,7 +141,7 @@ static bool local_instant(jt_gen *g, jt_db_context *c, long year, int month, int
  * `show` (offset: SHOW_OFFSET's). False, nothing written, when Ruby has to. */
 static bool write_instant(jt_gen *g, jt_db_context *c, int64_t secs, long nsec, enum presentation show, long offset)
 {
-    const jt_rails_settings *s = g->rails;
+    const jt_rails_settings *s = jt_rails_of(g);
     if (s->standard_time && s->time_precision < 0) return false;
     bool utc = false;
     switch (show) {
@@ -471,7 +471,7 @@ bool jt_db_write_datetime(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, V
 
 bool jt_db_write_date(jt_gen *g, jt_db_context *c, VALUE raw)
 {
-    const jt_rails_settings *s = g->rails;
+    const jt_rails_settings *s = jt_rails_of(g);
     if (!jt_db_class_stock(g, &c->date_stock, s->date, JT_RAILS_DATE)) return false;
     if (!RB_TYPE_P(raw, T_STRING)) {
         /* A Date (mysql2, trilogy): Date#to_date is the Date itself. */

@@ -21,7 +21,7 @@
  * an addition on a pointer kept per call; reasons are written only on the
  * paths that fall back, which cost far more themselves. */
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 
 enum jt_diag_kind { JT_DIAG_RECORDS, JT_DIAG_VALUES, JT_DIAG_PARTIALS, JT_DIAG_CALLS, JT_DIAG_KINDS };
 

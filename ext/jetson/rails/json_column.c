@@ -10,7 +10,7 @@
  * characters, numbers that overflow a double, text that is not UTF-8,
  * nesting deeper than the call may take. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include "rails/db_cast.h"
 #include <math.h>
 #include <stdlib.h>
@@ -362,13 +362,13 @@ static bool write_value(reader *r)
 /* Hash, Array and Float values encode as ActiveSupport's as_json does. */
 static bool containers_stock(jt_gen *g)
 {
-    if (RB_UNLIKELY(g->rails_hash_stock < 0 || g->rails_array_stock < 0 || g->rails_float_stock < 0)) {
+    if (RB_UNLIKELY(jt_rails_call_of(g)->hash_stock < 0 || jt_rails_call_of(g)->array_stock < 0 || jt_rails_call_of(g)->float_stock < 0)) {
         jt_before_ruby(g);
-        if (g->rails_hash_stock < 0) g->rails_hash_stock = jt_rails_stock(rb_cHash, JT_RAILS_HASH, g->rails);
-        if (g->rails_array_stock < 0) g->rails_array_stock = jt_rails_stock(rb_cArray, JT_RAILS_ARRAY, g->rails);
-        if (g->rails_float_stock < 0) g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
+        if (jt_rails_call_of(g)->hash_stock < 0) jt_rails_call_of(g)->hash_stock = jt_rails_stock(rb_cHash, JT_RAILS_HASH, jt_rails_of(g));
+        if (jt_rails_call_of(g)->array_stock < 0) jt_rails_call_of(g)->array_stock = jt_rails_stock(rb_cArray, JT_RAILS_ARRAY, jt_rails_of(g));
+        if (jt_rails_call_of(g)->float_stock < 0) jt_rails_call_of(g)->float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, jt_rails_of(g));
     }
-    return g->rails_hash_stock && g->rails_array_stock && g->rails_float_stock;
+    return jt_rails_call_of(g)->hash_stock && jt_rails_call_of(g)->array_stock && jt_rails_call_of(g)->float_stock;
 }
 
 bool jt_json_column_write(jt_gen *g, VALUE text)

@@ -7,7 +7,7 @@
  * (a reader the plan does not cover, a method, an association) is sent to
  * the record as serializable_hash would send it. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 
 /* Array(list).map(&:to_s) */
 static VALUE string_list(VALUE list)
@@ -41,15 +41,15 @@ static void plan_record(struct jt_record_plan *plan, VALUE options)
     plan->only = plan->except = Qnil;
     plan->methods = plan->includes = plan->extras = rb_ary_new();
     if (NIL_P(options) || RHASH_SIZE(options) == 0) return; /* options.blank? */
-    VALUE only = rb_hash_aref(options, jt.sym_only);
+    VALUE only = rb_hash_aref(options, jr.sym_only);
     if (RTEST(only)) {
         plan->only = string_list(only);
     } else {
-        VALUE except = rb_hash_aref(options, jt.sym_except);
+        VALUE except = rb_hash_aref(options, jr.sym_except);
         if (RTEST(except)) plan->except = string_list(except);
     }
-    plan->methods = string_list(rb_hash_aref(options, jt.sym_methods));
-    VALUE include = rb_hash_aref(options, jt.sym_include);
+    plan->methods = string_list(rb_hash_aref(options, jr.sym_methods));
+    VALUE include = rb_hash_aref(options, jr.sym_include);
     plan->includes = RTEST(include) ? include_pairs(include) : rb_ary_new();
     plan->extras = rb_ary_dup(plan->methods);
     for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
@@ -59,12 +59,12 @@ static void plan_record(struct jt_record_plan *plan, VALUE options)
 
 static struct jt_record_plan *record_plan(jt_gen *g, VALUE options)
 {
-    for (int i = 0; i < g->record_plan_count; i++) {
-        if (g->record_plans[i].options == options) return &g->record_plans[i];
+    for (int i = 0; i < jt_rails_call_of(g)->record_plan_count; i++) {
+        if (jt_rails_call_of(g)->record_plans[i].options == options) return &jt_rails_call_of(g)->record_plans[i];
     }
-    int slot = g->record_plan_count < JT_RECORD_PLANS ? g->record_plan_count++ : JT_RECORD_PLANS - 1;
-    plan_record(&g->record_plans[slot], options);
-    return &g->record_plans[slot];
+    int slot = jt_rails_call_of(g)->record_plan_count < JT_RECORD_PLANS ? jt_rails_call_of(g)->record_plan_count++ : JT_RECORD_PLANS - 1;
+    plan_record(&jt_rails_call_of(g)->record_plans[slot], options);
+    return &jt_rails_call_of(g)->record_plans[slot];
 }
 
 /* Whether serializable_hash keeps this attribute: names & only, or names -
@@ -104,18 +104,18 @@ static long only_index(VALUE only, long k, const VALUE *names, long count)
 static VALUE include_pairs(VALUE includes)
 {
     VALUE pairs = rb_ary_new();
-    if (RB_TYPE_P(includes, T_HASH)) return rb_funcall(includes, jt.id_to_a, 0);
+    if (RB_TYPE_P(includes, T_HASH)) return rb_funcall(includes, jr.id_to_a, 0);
     VALUE list = rb_Array(includes);
     for (long i = 0; i < RARRAY_LEN(list); i++) {
         VALUE item = RARRAY_AREF(list, i);
         if (RB_TYPE_P(item, T_HASH)) {
-            rb_ary_concat(pairs, rb_funcall(item, jt.id_to_a, 0));
+            rb_ary_concat(pairs, rb_funcall(item, jr.id_to_a, 0));
         } else {
             rb_ary_push(pairs, rb_assoc_new(item, rb_hash_new()));
         }
     }
     /* Hash[pairs]: a repeated association keeps its last options. */
-    return rb_funcall(rb_funcall(pairs, jt.id_to_h, 0), jt.id_to_a, 0);
+    return rb_funcall(rb_funcall(pairs, jt.id_to_h, 0), jr.id_to_a, 0);
 }
 
 static void gen_rails_key(jt_gen *g, VALUE key)
@@ -157,7 +157,7 @@ static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *
     record_separator(g, first);
     gen_rails_key(g, name);
     jt_buffer_push(g->buf, ':');
-    if (jt_db_cast_write(g, &g->attribute_access->db, cast, raw)) return true;
+    if (jt_db_cast_write(g, &jt_rails_call_of(g)->attribute_access.db, cast, raw)) return true;
     /* Dropped: keys cached past the mark would point at bytes written over. */
     g->buf->len = mark;
     g->key_epoch++;
@@ -169,7 +169,7 @@ static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *
  * value cast natively, or its reader. */
 static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribute_row *row, long i, bool fresh)
 {
-    jt_attribute_access *a = g->attribute_access;
+    jt_attribute_access *a = &jt_rails_call_of(g)->attribute_access;
     VALUE value = Qundef;
     const jt_db_cast *cast = NULL;
     enum jt_diag_reason why = JT_WHY_NONE;
@@ -202,8 +202,8 @@ static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribu
 static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 {
     jt_before_ruby(g);
-    jt_db_context_ready(g, &g->attribute_access->db); /* read here, where Ruby may run */
-    jt_attribute_access *a = g->attribute_access;
+    jt_db_context_ready(g, &jt_rails_call_of(g)->attribute_access.db); /* read here, where Ruby may run */
+    jt_attribute_access *a = &jt_rails_call_of(g)->attribute_access;
     VALUE klass = rb_obj_class(record);
     struct jt_record_plan *plan = record_plan(g, options);
     VALUE sti_column = jt_attribute_sti_column(a, CLASS_OF(record));
@@ -218,7 +218,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     if (!from_set) {
         /* Written here still, each attribute through its reader. */
         jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
-        list = rb_funcall(record, jt.id_attribute_names_for_serialization, 0);
+        list = rb_funcall(record, jr.id_attribute_names_for_serialization, 0);
         Check_Type(list, T_ARRAY);
         /* Copied: read below while Ruby code runs. */
         if (RARRAY_LEN(list) > JT_ATTRIBUTE_NAMES_MAX) return false;
@@ -238,7 +238,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
     }
     if (from_set) jt_diag_native(a->diag, JT_DIAG_RECORDS, 1);
 
-    bool only_ordered = !NIL_P(plan->only) && jt_attribute_only_ordered(g->attribute_access, CLASS_OF(record));
+    bool only_ordered = !NIL_P(plan->only) && jt_attribute_only_ordered(&jt_rails_call_of(g)->attribute_access, CLASS_OF(record));
 
     jt_enter_container(g);
     jt_buffer_push(g->buf, '{');
@@ -289,12 +289,11 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 /* A model serialized by its own Ruby: an ActiveRecord model whose
  * serializable_hash (or a method it builds on) is the app's, or a model
  * that is not ActiveRecord's (the diagnostics tell which). */
-static void record_in_ruby(jt_gen *g, VALUE record, const struct jt_class_profile *p)
+static void record_in_ruby(jt_gen *g, VALUE record, const struct jt_rails_profile *p)
 {
     jt_before_ruby(g);
-    if (g->attribute_access) {
-        jt_attribute_fallback(g->attribute_access, JT_DIAG_RECORDS, JT_WHY_SERIALIZATION, rb_obj_class(record), Qnil);
-    }
+    jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_SERIALIZATION,
+                          rb_obj_class(record), Qnil);
 }
 
 /* One included record: serializable_hash(options), natively when its class
@@ -302,23 +301,23 @@ static void record_in_ruby(jt_gen *g, VALUE record, const struct jt_class_profil
 static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
 {
     jt_before_ruby(g);
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = jt_rails_profile(g, record, &scratch);
-    if (p->rails_record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
+    struct jt_rails_profile scratch;
+    struct jt_rails_profile *p = jt_rails_profile(g, record, &scratch);
+    if (p->record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
         return;
     }
-    if (!p->rails_record_stock) record_in_ruby(g, record, p);
-    jt_rails_gen_in_pass(g, rb_funcall(record, jt.id_serializable_hash, 1, options), Qnil);
+    if (!p->record_stock) record_in_ruby(g, record, p);
+    jt_rails_gen_in_pass(g, rb_funcall(record, jr.id_serializable_hash, 1, options), Qnil);
 }
 
 /* An include: association's value: a collection (to_ary) or one record. */
 static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
 {
-    if (!rb_respond_to(records, jt.id_to_ary)) {
+    if (!rb_respond_to(records, jr.id_to_ary)) {
         gen_rails_included(g, records, options);
         return;
     }
-    VALUE list = rb_funcall(records, jt.id_to_ary, 0);
+    VALUE list = rb_funcall(records, jr.id_to_ary, 0);
     Check_Type(list, T_ARRAY);
     jt_enter_container(g);
     jt_buffer_push(g->buf, '[');
@@ -331,25 +330,24 @@ static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
     RB_GC_GUARD(list);
 }
 
-bool jt_record_model(jt_gen *g, VALUE model, struct jt_class_profile *p)
+bool jt_record_model(jt_gen *g, VALUE model, struct jt_rails_profile *p)
 {
-    VALUE options = g->as_json_options;
+    VALUE options = jt_rails_call_of(g)->as_json_options;
     if (options == Qundef) options = Qnil;
-    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jt.sym_root, Qundef);
+    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
     if (root == Qundef) {
-        if (p->rails_root < 0) p->rails_root = RTEST(rb_funcall(model, jt.id_include_root_in_json, 0));
-        root = p->rails_root ? Qtrue : Qfalse;
+        if (p->root < 0) p->root = RTEST(rb_funcall(model, jr.id_include_root_in_json, 0));
+        root = p->root ? Qtrue : Qfalse;
     }
     if (RTEST(root)) {
         jt_before_ruby(g);
-        if (g->attribute_access) {
-            jt_attribute_fallback(g->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
-        }
+        jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model),
+                              Qnil);
         return false;
     }
-    if (p->rails_record_stock && gen_rails_record(g, model, options)) return true;
-    if (!p->rails_record_stock) record_in_ruby(g, model, p);
-    VALUE hash = rb_funcall(model, jt.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
+    if (p->record_stock && gen_rails_record(g, model, options)) return true;
+    if (!p->record_stock) record_in_ruby(g, model, p);
+    VALUE hash = rb_funcall(model, jr.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
     jt_rails_gen_in_pass(g, hash, Qnil);
     RB_GC_GUARD(hash);
     return true;
@@ -357,8 +355,7 @@ bool jt_record_model(jt_gen *g, VALUE model, struct jt_class_profile *p)
 
 bool jt_record_relation_class_p(jt_gen *g, VALUE klass)
 {
-    if (!g->attribute_access) return false;
-    jt_db_context *c = &g->attribute_access->db;
+    jt_db_context *c = &jt_rails_call_of(g)->attribute_access.db;
     if (!jt_db_context_ready(g, c) || NIL_P(c->relation_class)) return false;
     return RTEST(rb_class_inherited_p(klass, c->relation_class));
 }
@@ -370,9 +367,9 @@ bool jt_record_relation_class_p(jt_gen *g, VALUE klass)
 bool jt_record_relation(jt_gen *g, VALUE relation)
 {
     jt_before_ruby(g);
-    VALUE records = rb_funcall(relation, jt.id_records, 0);
+    VALUE records = rb_funcall(relation, jr.id_records, 0);
     Check_Type(records, T_ARRAY);
-    jt_rails_gen_in_pass(g, records, jt_in_as_json_pass(g) ? g->as_json_options : Qnil);
+    jt_rails_gen_in_pass(g, records, jt_in_as_json_pass(g) ? jt_rails_call_of(g)->as_json_options : Qnil);
     RB_GC_GUARD(records);
     return true;
 }

@@ -1,7 +1,7 @@
 #ifndef JETSON_STOCK_MEMO_H
 #define JETSON_STOCK_MEMO_H
 
-#include "bytes/jetson.h"
+#include "bytes/base.h"
 
 /* helper.memo_answer(question, subject) -> [answer, [[klass, :method], ...]],
  * asked again only once one of those methods resolves to another definition

@@ -1,55 +1,60 @@
-/* Rails mode: the walk of generator.c taking ActiveSupport's encoder's
- * decisions (as_json, its two passes over Hash keys, its order of errors).
- * What ActiveSupport does per type is in rails.c; ActiveRecord records and
- * relations are record.c's. */
+/* Rails mode: the walk of json/generator.c taking ActiveSupport's encoder's
+ * decisions (as_json, its two passes over Hash keys, its order of errors),
+ * through the hooks generate.c gives the walk. What ActiveSupport does per
+ * type is in settings.c; ActiveRecord records and relations are record.c's. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include <math.h>
 
-struct jt_class_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_class_profile *scratch)
+/* The profile of obj's class, from the call's cache (profile_count of
+ * them) or settled now (into scratch once the cache is full). */
+struct jt_rails_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_rails_profile *scratch)
 {
-    struct jt_class_profile *p = jt_profile_of(g, obj, scratch);
-    if (!p->rails_known) {
-        p->rails_kind = jt_rails_kind_of(p->klass, g->rails);
-        if (p->rails_kind == JT_RAILS_OBJECT && jt_record_relation_class_p(g, p->klass)) p->rails_kind = JT_RAILS_RELATION;
-        p->rails_stock = jt_rails_stock(p->klass, p->rails_kind, g->rails);
-        p->rails_record_stock = p->rails_kind == JT_RAILS_MODEL && jt_rails_stock(p->klass, JT_RAILS_RECORD, g->rails);
-        p->rails_root = -1;
-        p->rails_known = true;
+    jt_rails_call *call = jt_rails_call_of(g);
+    VALUE klass = CLASS_OF(obj); /* a singleton class's as_json counts */
+    for (int i = 0; i < call->profile_count; i++) {
+        if (call->profiles[i].klass == klass) return &call->profiles[i];
     }
+    struct jt_rails_profile *p = call->profile_count < JT_PROFILE_CACHE ? &call->profiles[call->profile_count++] : scratch;
+    p->klass = klass;
+    p->kind = jt_rails_kind_of(klass, call->rails);
+    if (p->kind == JT_RAILS_OBJECT && jt_record_relation_class_p(g, klass)) p->kind = JT_RAILS_RELATION;
+    p->stock = jt_rails_stock(klass, p->kind, call->rails);
+    p->record_stock = p->kind == JT_RAILS_MODEL && jt_rails_stock(klass, JT_RAILS_RECORD, call->rails);
+    p->root = -1;
     return p;
 }
 
 VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
 {
     jt_before_ruby(g);
-    VALUE options = g->as_json_options;
-    if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jt.id_as_json, 0);
-    if (g->rails->frozen_options) {
+    VALUE options = jt_rails_call_of(g)->as_json_options;
+    if (options == Qundef || NIL_P(options)) return rb_funcall(obj, jr.id_as_json, 0);
+    if (jt_rails_of(g)->frozen_options) {
         /* 8.0 and later: frozen, and handed on as it is once it is. */
         if (!OBJ_FROZEN(options)) options = rb_obj_freeze(rb_hash_dup(options));
-        return rb_funcall(obj, jt.id_as_json, 1, options);
+        return rb_funcall(obj, jr.id_as_json, 1, options);
     }
-    return rb_funcall(obj, jt.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
+    return rb_funcall(obj, jr.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
 }
 
 /* Walks value in the given pass (see as_json_options), then returns to the
  * current one. */
 void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
 {
-    VALUE saved = g->as_json_options;
-    if (RB_UNLIKELY(g->rails->coder) && saved != Qundef && options == Qundef) {
+    VALUE saved = jt_rails_call_of(g)->as_json_options;
+    if (RB_UNLIKELY(jt_rails_of(g)->coder) && saved != Qundef && options == Qundef) {
         /* A pass's result, which the Coder walks once the pass is over. */
         jt_rails_coder_subtree(g, value);
         return;
     }
     VALUE deferred = g->deferred_error;
-    g->as_json_options = options;
+    jt_rails_call_of(g)->as_json_options = options;
     jt_gen_value(g, value);
-    g->as_json_options = saved;
+    jt_rails_call_of(g)->as_json_options = saved;
     /* A pass inside the Coder's walk (a model's as_json) is over: the Coder
      * now walks its result, and stops at the first error kept meanwhile. */
-    if (RB_UNLIKELY(g->rails->coder) && saved == Qundef && options != Qundef && !deferred && g->deferred_error) {
+    if (RB_UNLIKELY(jt_rails_of(g)->coder) && saved == Qundef && options != Qundef && !deferred && g->deferred_error) {
         rb_exc_raise(g->deferred_error);
     }
 }
@@ -58,18 +63,18 @@ void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
 static bool rails_container_stock(jt_gen *g, VALUE obj, enum jt_rails_kind kind)
 {
     VALUE klass = CLASS_OF(obj);
-    signed char *cached = kind == JT_RAILS_HASH ? &g->rails_hash_stock : &g->rails_array_stock;
+    signed char *cached = kind == JT_RAILS_HASH ? &jt_rails_call_of(g)->hash_stock : &jt_rails_call_of(g)->array_stock;
     if (klass == (kind == JT_RAILS_HASH ? rb_cHash : rb_cArray)) {
         if (RB_UNLIKELY(*cached < 0)) {
             jt_before_ruby(g);
-            *cached = jt_rails_stock(klass, kind, g->rails);
+            *cached = jt_rails_stock(klass, kind, jt_rails_of(g));
         }
         return *cached;
     }
     jt_before_ruby(g);
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
-    return p->rails_kind == kind && p->rails_stock;
+    struct jt_rails_profile scratch;
+    struct jt_rails_profile *p = jt_rails_profile(g, obj, &scratch);
+    return p->kind == kind && p->stock;
 }
 
 /* Rails mode: ActiveSupport calls every as_json before the json gem writes
@@ -85,7 +90,7 @@ static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
     /* Under the Coder, the json gem's errors come from its block too (a
      * JSON::Fragment of JSON.generate), and any error of the Coder's walk
      * waits for the pass to end (see rails_coder.c). */
-    bool keep = g->rails->coder ? jt_rails_deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
+    bool keep = jt_rails_of(g)->coder ? jt_rails_deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
     if (!keep) rb_jump_tag(state);
     rb_set_errinfo(Qnil);
     jt_before_ruby(g);
@@ -106,10 +111,10 @@ static VALUE write_converted_string(VALUE data)
         jt_write_string_bytes(g, str);
     } else {
         /* The Coder's block gave it (a JSON::Fragment): the Coder writes it. */
-        VALUE saved = g->as_json_options;
-        if (g->rails->coder) g->as_json_options = Qundef;
+        VALUE saved = jt_rails_call_of(g)->as_json_options;
+        if (jt_rails_of(g)->coder) jt_rails_call_of(g)->as_json_options = Qundef;
         jt_gen_value(g, str);
-        g->as_json_options = saved;
+        jt_rails_call_of(g)->as_json_options = saved;
     }
     return Qnil;
 }
@@ -142,9 +147,9 @@ static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
  * json 2, an error under json 3. */
 static void check_mixed_keys(jt_gen *g, VALUE hash)
 {
-    if (jt.json3) return; /* checked where the json gem meets it: jt_rails_check_duplicate_keys */
+    if (jj.json3) return; /* checked where the json gem meets it: jt_rails_check_duplicate_keys */
     jt_before_ruby(g);
-    rb_funcall(jt.mJetson, jt.id_on_mixed_keys_hash, 2, hash, Qfalse);
+    rb_funcall(jt.mJetson, jj.id_on_mixed_keys_hash, 2, hash, Qfalse);
 }
 
 /* json 3: keys that collide after conversion are an error, which comes
@@ -224,34 +229,29 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
 /* Rails mode, as_json pass: Hash#as_json's only: and except: options. */
 static VALUE rails_subset(jt_gen *g, VALUE hash)
 {
-    VALUE options = g->as_json_options;
+    VALUE options = jt_rails_call_of(g)->as_json_options;
     if (NIL_P(options)) return hash;
-    if (!RTEST(rb_hash_lookup(options, jt.sym_only)) && !RTEST(rb_hash_lookup(options, jt.sym_except))) return hash;
+    if (!RTEST(rb_hash_lookup(options, jr.sym_only)) && !RTEST(rb_hash_lookup(options, jr.sym_except))) return hash;
     jt_before_ruby(g);
-    return rb_funcall(g->rails->helper, jt.id_subset, 2, hash, options);
+    return rb_funcall(jt_rails_of(g)->helper, jr.id_subset, 2, hash, options);
 }
 
 /* Writes `value` as the json gem would, for what ActiveSupport hands it
  * unencoded: the as_json results of Numerics other than Integer and Float. */
 static void gen_json_gem_value(jt_gen *g, VALUE value)
 {
-    const jt_rails_settings *rails = g->rails;
-    g->rails = NULL;
-    g->symbols_are_names = false;
-    jt_gen_value(g, value);
-    g->rails = rails;
-    g->symbols_are_names = true;
+    jt_gen_value_unmoded(g, value);
 }
 
 /* Float#as_json: the Float when finite, else nil. */
 void jt_rails_float(jt_gen *g, VALUE obj)
 {
-    if (RB_UNLIKELY(g->rails_float_stock < 0)) {
+    if (RB_UNLIKELY(jt_rails_call_of(g)->float_stock < 0)) {
         jt_before_ruby(g);
-        g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
+        jt_rails_call_of(g)->float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, jt_rails_of(g));
     }
     double value = RFLOAT_VALUE(obj);
-    if (RB_UNLIKELY(!g->rails_float_stock)) {
+    if (RB_UNLIKELY(!jt_rails_call_of(g)->float_stock)) {
         VALUE replacement = jt_rails_call_as_json(g, obj);
         if (jt_in_as_json_pass(g)) {
             jt_rails_gen_in_pass(g, replacement, Qundef);
@@ -278,20 +278,20 @@ void jt_rails_object(jt_gen *g, VALUE obj)
         default: break;
     }
     jt_before_ruby(g); /* as_json and the stock checks are Ruby code */
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
-    if (p->rails_stock) {
+    struct jt_rails_profile scratch;
+    struct jt_rails_profile *p = jt_rails_profile(g, obj, &scratch);
+    if (p->stock) {
         char text[JT_TIME_TEXT_MAX];
-        size_t n = jt_rails_native_text(obj, p->rails_kind, g->rails, text);
+        size_t n = jt_rails_native_text(obj, p->kind, jt_rails_of(g), text);
         if (n) {
             jt_write_plain_text(g, text, n);
             return;
         }
     }
-    if (p->rails_kind == JT_RAILS_MODEL && p->rails_stock && jt_record_model(g, obj, p)) return;
-    if (p->rails_kind == JT_RAILS_RELATION && p->rails_stock && jt_record_relation(g, obj)) return;
+    if (p->kind == JT_RAILS_MODEL && p->stock && jt_record_model(g, obj, p)) return;
+    if (p->kind == JT_RAILS_RELATION && p->stock && jt_record_relation(g, obj)) return;
     VALUE value = jt_rails_call_as_json(g, obj);
-    if (p->rails_kind == JT_RAILS_NUMERIC && !jt_in_as_json_pass(g)) {
+    if (p->kind == JT_RAILS_NUMERIC && !jt_in_as_json_pass(g)) {
         gen_json_gem_value(g, value);
         return;
     }

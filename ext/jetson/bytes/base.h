@@ -1,5 +1,8 @@
-#ifndef JETSON_H
-#define JETSON_H
+#ifndef JETSON_BYTES_BASE_H
+#define JETSON_BYTES_BASE_H
+
+/* The base of every layer: Ruby's headers, the compiler macros, the
+ * extension's handles (jt), and the few helpers every file uses. */
 
 #include <ruby.h>
 #include <ruby/encoding.h>
@@ -36,34 +39,24 @@
 #define JT_PRINTF(fmt, first)
 #endif
 
-/* Handles to classes, symbols and IDs. They are written once by Init_jetson and
- * only read afterwards, which keeps the extension free of mutable global state
- * (and so Ractor-safe). */
+/* The handles every layer uses: the Jetson module, its errors, Ruby's
+ * generic method IDs, encodings and the Ractor-local keys of this layer's
+ * caches. Written once by Init_jetson and only read afterwards, which keeps
+ * the extension free of mutable global state (and so Ractor-safe); the
+ * json and Rails layers keep their own (json/handles.h, rails/handles.h). */
 typedef struct jt_handles {
-    VALUE mJetson, cState, cFragment, eGeneratorError, eNestingError;
-    ID id_to_s, id_to_json, id_to_h, id_write, id_encode, id_new, id_depth_set,
-       id_on_mixed_keys_hash, id_default_sort_keys, id_json_fragment_class,
-       id_json_state_class, id_to_i, id_utc_p, id_respond_to, id_respond_to_missing,
-       id_method, id_owner, id_generator_methods, id_as_json, id_jd, id_start, id_utc,
-       id_utc_offset, id_stock_p, id_subset, id_serializable_hash,
-       id_include_root_in_json, id_attribute_names_for_serialization, id_to_ary, id_to_a, id_records;
-    VALUE sym_indent, sym_space, sym_space_before, sym_object_nl, sym_array_nl,
-          sym_allow_nan, sym_max_nesting, sym_depth, sym_ascii_only, sym_script_safe,
-          sym_escape_slash, sym_strict, sym_as_json, sym_allow_duplicate_key,
-          sym_rfc8785, sym_sort_keys, sym_buffer_initial_length, sym_time, sym_time_with_zone, sym_date, sym_float,
-          sym_model, sym_hash, sym_array, sym_only, sym_except, sym_root,
-          sym_record, sym_methods, sym_include, sym_relation, sym_decimal;
-    VALUE pretty_indent, pretty_space, pretty_nl; /* frozen, registered GC roots */
+    VALUE mJetson, cFragment, eGeneratorError, eNestingError;
+    ID id_to_s, id_to_h, id_to_i, id_write, id_utc_p, id_start;
     rb_ractor_local_key_t symbol_names_key; /* see symbol_names.h */
     rb_ractor_local_key_t spare_buffer_key; /* see buffer.c */
     rb_ractor_local_key_t large_size_key;   /* see buffer.c */
     int utf8_encindex, usascii_encindex, binary_encindex;
-    /* The json gem's major version whose rules apply (Jetson::JSON_RULES):
-     * json 3 raises where json 2 warned or ignored. */
-    bool json3;
 } jt_handles;
 
 extern jt_handles jt;
+
+/* Fills jt (Init_jetson, first). */
+void jt_init_base(void);
 
 /* String#== for names (attribute names, only:/except: lists), whose
  * encodings often differ (a Symbol's name is US-ASCII, a column's UTF-8):
@@ -90,10 +83,5 @@ JT_INLINE bool jt_same_string(VALUE a, VALUE b)
 NORETURN(void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)) JT_PRINTF(2, 3);
 NORETURN(void jt_raise_generator_error_str(VALUE invalid_object, VALUE message));
 
-void jt_init_state(void);
-void jt_init_generator(void);
-void jt_init_builder(void);
-void jt_init_stock_memo(void);
-void jt_init_writer(void);
 
 #endif

@@ -12,7 +12,7 @@
  * times, dates and records), and the order of errors where the Coder walks
  * the result of a pass. */
 
-#include "json/generator_internal.h"
+#include "rails/walk.h"
 #include <math.h>
 
 /* The Coder walks a pass's result only once the whole pass is done: every
@@ -42,13 +42,13 @@ bool jt_rails_deferrable_error(VALUE error)
 void jt_rails_coder_subtree(jt_gen *g, VALUE value)
 {
     if (g->deferred_error) return; /* the Coder stopped before this */
-    VALUE saved_options = g->as_json_options;
+    VALUE saved_options = jt_rails_call_of(g)->as_json_options;
     long saved_depth = g->depth;
-    g->as_json_options = Qundef;
+    jt_rails_call_of(g)->as_json_options = Qundef;
     struct coder_walk w = { .g = g, .value = value };
     int state = 0;
     rb_protect(walk_value, (VALUE)&w, &state);
-    g->as_json_options = saved_options;
+    jt_rails_call_of(g)->as_json_options = saved_options;
     if (!state) return;
     VALUE error = rb_errinfo();
     if (!jt_rails_deferrable_error(error)) rb_jump_tag(state);
@@ -71,19 +71,19 @@ bool jt_rails_coder_native(jt_gen *g, VALUE obj)
         default: break;
     }
     jt_before_ruby(g); /* the stock checks are Ruby code */
-    struct jt_class_profile scratch;
-    struct jt_class_profile *p = jt_rails_profile(g, obj, &scratch);
-    if (!p->rails_stock) return false;
+    struct jt_rails_profile scratch;
+    struct jt_rails_profile *p = jt_rails_profile(g, obj, &scratch);
+    if (!p->stock) return false;
     char text[JT_TIME_TEXT_MAX];
-    size_t n = jt_rails_native_text(obj, p->rails_kind, g->rails, text);
+    size_t n = jt_rails_native_text(obj, p->kind, jt_rails_of(g), text);
     if (n) {
         jt_write_plain_text(g, text, n);
         return true;
     }
     /* A model's as_json is a Hash and a relation's an Array: the block
      * returns them as they are. */
-    if (p->rails_kind == JT_RAILS_MODEL && jt_record_model(g, obj, p)) return true;
-    if (p->rails_kind == JT_RAILS_RELATION && jt_record_relation(g, obj)) return true;
+    if (p->kind == JT_RAILS_MODEL && jt_record_model(g, obj, p)) return true;
+    if (p->kind == JT_RAILS_RELATION && jt_record_relation(g, obj)) return true;
     return false;
 }
 
@@ -95,11 +95,11 @@ bool jt_rails_coder_float(jt_gen *g, VALUE obj)
 {
     double value = RFLOAT_VALUE(obj);
     if (!isnan(value) && !isinf(value)) return false;
-    if (RB_UNLIKELY(g->rails_float_stock < 0)) {
+    if (RB_UNLIKELY(jt_rails_call_of(g)->float_stock < 0)) {
         jt_before_ruby(g);
-        g->rails_float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, g->rails);
+        jt_rails_call_of(g)->float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, jt_rails_of(g));
     }
-    if (!g->rails_float_stock) return false;
+    if (!jt_rails_call_of(g)->float_stock) return false;
     jt_enter_container(g);
     jt_buffer_append(g->buf, "null", 4);
     g->depth--;
@@ -152,11 +152,11 @@ static void paste_escaped(jt_gen *g, VALUE text)
  * false when it goes through as_json like any Struct. */
 bool jt_rails_fragment(jt_gen *g, VALUE obj, VALUE klass)
 {
-    if (jt_in_as_json_pass(g) || (!g->rails->coder && !g->rails->fragments)) return false;
+    if (jt_in_as_json_pass(g) || (!jt_rails_of(g)->coder && !jt_rails_of(g)->fragments)) return false;
     jt_before_ruby(g); /* a constant lookup may autoload */
-    VALUE fragment = jt_json_gem_constant(jt.id_json_fragment_class);
+    VALUE fragment = jt_json_gem_constant(jj.id_json_fragment_class);
     if (NIL_P(fragment)) return false;
-    if (g->rails->coder ? klass != fragment : !RTEST(rb_obj_is_kind_of(obj, fragment))) return false;
+    if (jt_rails_of(g)->coder ? klass != fragment : !RTEST(rb_obj_is_kind_of(obj, fragment))) return false;
     paste_escaped(g, rb_struct_aref(obj, INT2FIX(0)));
     return true;
 }

@@ -1,0 +1,41 @@
+/* The json layer's handles (json/handles.h). */
+
+#include "json/handles.h"
+
+jt_json_handles jj;
+
+static VALUE frozen_string(const char *s)
+{
+    VALUE str = rb_str_freeze(rb_utf8_str_new_cstr(s));
+    rb_gc_register_mark_object(str);
+    return str;
+}
+
+void jt_init_json_handles(void)
+{
+    jj.cState = rb_define_class_under(jt.mJetson, "State", rb_cObject);
+    rb_gc_register_mark_object(jj.cState);
+    jj.id_to_json = rb_intern("to_json");
+    jj.id_encode = rb_intern("encode");
+    jj.id_depth_set = rb_intern("depth=");
+    jj.id_on_mixed_keys_hash = rb_intern("on_mixed_keys_hash");
+    jj.id_default_sort_keys = rb_intern("DEFAULT_SORT_KEYS");
+    jj.id_json_fragment_class = rb_intern("Fragment");
+    jj.id_json_state_class = rb_intern("State");
+    jj.id_respond_to = rb_intern("respond_to?");
+    jj.id_respond_to_missing = rb_intern("respond_to_missing?");
+    jj.id_method = rb_intern("method");
+    jj.id_owner = rb_intern("owner");
+    jj.id_generator_methods = rb_intern("GeneratorMethods");
+#define SYM(name) jj.sym_##name = ID2SYM(rb_intern(#name))
+    SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
+    SYM(allow_nan); SYM(max_nesting); SYM(depth); SYM(ascii_only); SYM(script_safe);
+    SYM(escape_slash); SYM(strict); SYM(as_json); SYM(allow_duplicate_key); SYM(rfc8785);
+    SYM(sort_keys); SYM(buffer_initial_length);
+#undef SYM
+    jj.pretty_indent = frozen_string("  ");
+    jj.pretty_space = frozen_string(" ");
+    jj.pretty_nl = frozen_string("\n");
+    jj.json3 = rb_const_defined_at(jt.mJetson, rb_intern("JSON_RULES")) &&
+               NUM2INT(rb_const_get_at(jt.mJetson, rb_intern("JSON_RULES"))) >= 3;
+}

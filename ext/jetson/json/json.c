@@ -1,0 +1,95 @@
+/* The json layer's Ruby API (json/json.h). */
+
+#include "json/json.h"
+#include "json/handles.h"
+#include "json/generator.h"
+#include "json/writer.h"
+
+/* The json gem's defaults, for calls without options (set up by
+ * jt_init_json, read-only after: it holds no object). */
+static jt_config default_config;
+
+/* Jetson.generate(obj, opts = nil): opts may be a Hash (or keywords), a
+ * Jetson::State, or the json gem's State. The configuration lives on the C
+ * stack, so a call that needs no to_json allocates only its result. */
+static VALUE jetson_generate(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE opts = argc > 1 ? argv[1] : Qnil;
+    if (NIL_P(opts) || opts == Qfalse) return jt_generate(argv[0], &default_config, Qnil);
+    if (!NIL_P(opts) && jt_is_state(opts)) {
+        return jt_generate(argv[0], jt_state_config(opts), Qnil);
+    }
+    jt_config cfg;
+    jt_config_init(&cfg);
+    jt_config_from_opts(&cfg, opts);
+    VALUE result = jt_generate(argv[0], &cfg, Qnil);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
+static VALUE to_options_hash(VALUE opts)
+{
+    if (RB_TYPE_P(opts, T_HASH)) return opts;
+    if (rb_respond_to(opts, rb_intern("to_hash"))) return rb_funcall(opts, rb_intern("to_hash"), 0);
+    if (rb_respond_to(opts, jt.id_to_h)) return rb_funcall(opts, jt.id_to_h, 0);
+    rb_raise(rb_eTypeError, "can't convert %"PRIsVALUE" into Hash", rb_obj_class(opts));
+}
+
+static VALUE jetson_pretty_generate(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE opts = argc > 1 ? argv[1] : Qnil;
+    if (!NIL_P(opts) && jt_is_state(opts)) {
+        return jt_generate(argv[0], jt_state_config(opts), Qnil);
+    }
+    jt_config cfg;
+    jt_config_init(&cfg);
+    cfg.indent = jj.pretty_indent;
+    cfg.space = jj.pretty_space;
+    cfg.object_nl = jj.pretty_nl;
+    cfg.array_nl = jj.pretty_nl;
+    if (RTEST(opts)) {
+        opts = to_options_hash(opts);
+        jt_config_apply(&cfg, 0, opts);
+    }
+    VALUE result = jt_generate(argv[0], &cfg, Qnil);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
+/* State#generate(obj, io = nil) */
+static VALUE state_generate(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE io = argc > 1 ? argv[1] : Qnil;
+    VALUE result = jt_generate(argv[0], jt_state_config(self), io);
+    RB_GC_GUARD(self);
+    return result;
+}
+
+/* State.generate(obj, opts = nil, io = nil): one-off generation, as used by dump. */
+static VALUE state_s_generate(int argc, VALUE *argv, VALUE klass)
+{
+    rb_check_arity(argc, 1, 3);
+    VALUE opts = argc > 1 ? argv[1] : Qnil;
+    VALUE io = argc > 2 ? argv[2] : Qnil;
+    jt_config cfg;
+    jt_config_init(&cfg);
+    jt_config_from_opts(&cfg, opts);
+    VALUE result = jt_generate(argv[0], &cfg, io);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
+void jt_init_json(void)
+{
+    jt_init_json_handles();
+    jt_config_init(&default_config); /* after jj.json3: the duplicate-key rule depends on it */
+    jt_init_state();
+    jt_init_writer();
+    rb_define_module_function(jt.mJetson, "generate", jetson_generate, -1);
+    rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
+    rb_define_method(jj.cState, "generate", state_generate, -1);
+    rb_define_singleton_method(jj.cState, "generate", state_s_generate, -1);
+}

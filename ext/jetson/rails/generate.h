@@ -1,0 +1,20 @@
+#ifndef JETSON_RAILS_GENERATE_H
+#define JETSON_RAILS_GENERATE_H
+
+/* Rails mode's entry: what ActiveSupport::JSON.encode writes with the app's
+ * stock encoder (its as_json pass, the json gem, then its escaping), in one
+ * pass of the json walk under Rails mode's hooks (generate.c). */
+
+#include "json/generator.h"
+#include "rails/settings.h"
+
+VALUE jt_generate_rails(VALUE obj, const jt_rails_settings *rails);
+/* The same with JSONGemCoderEncoder's conversion Proc (Qfalse for the other
+ * encoders): the json gem's strict walk, with it as as_json, where that
+ * encoder's Coder walks. */
+VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc);
+/* The same, for a document that is not a Ruby value (Jetson::Builder's
+ * tree): `write` writes it into the prepared walk. */
+VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc);
+
+#endif
