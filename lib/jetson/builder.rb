@@ -141,7 +141,7 @@ module Jetson
     end
 
     # Whether klass (a subclass) keeps Jetson::Builder's method_missing: key
-    # names become methods (see ext/jetson/builder.c) only for those; asked
+    # names become methods (see ext/jetson/builder/dsl.c) only for those; asked
     # natively once per builder.
     # @api private
     def self.own_method_missing?(klass)

@@ -1,5 +1,5 @@
-#ifndef JETSON_BUILDER_H
-#define JETSON_BUILDER_H
+#ifndef JETSON_BUILDER_BUILDER_H
+#define JETSON_BUILDER_BUILDER_H
 
 /* The builder layer, on top of rails/, json/ and bytes/: Jetson::Builder,
  * Jbuilder's DSL on native nodes, with what views add to it (a collection's
@@ -15,9 +15,9 @@
  * are encoded, with ActiveSupport's rules, only by target!, as Jbuilder's
  * to_json does.
  *
- * builder_tree.c: the tree and Jbuilder's operations on it (set a key, merge
+ * builder/tree.c: the tree and Jbuilder's operations on it (set a key, merge
  * two values, turn a subtree into Ruby objects, write it as JSON).
- * builder.c: the DSL methods. */
+ * builder/dsl.c: the DSL methods. */
 
 #include "bytes/base.h"
 #include "rails/attribute_set.h"
@@ -32,7 +32,7 @@ void jt_init_builder(void);
  * jt_raw_json_fragment_p, and split into members only when Jbuilder's
  * semantics need them (see jb_adopt_hash). */
 enum { JB_LEAF = -1, JB_BLANK = -2, JB_RAW = -3 };
-/* A cast leaf (builder_records.c): value is a raw database value, and
+/* A cast leaf (builder/records.c): value is a raw database value, and
  * JB_CAST_BASE - node the index of its cast's snapshot in the builder's
  * casts. Like any leaf it is a value, never a container. */
 #define JB_CAST_BASE (-4)
@@ -91,10 +91,10 @@ typedef struct jb_builder {
     /* What the last _capture! block built, kept until it is merged or
      * written as JSON (cache! writes its fragment between the two). */
     jb_slot captured;
-    /* builder_records.c: the snapshots of cast leaves' casts (an Array, or
+    /* builder/records.c: the snapshots of cast leaves' casts (an Array, or
      * Qnil), and the reader of records' attribute sets (or Qnil). */
     VALUE casts, record_reader;
-    /* builder_partials.c: plans of single partials rendered under a key. */
+    /* builder/partials.c: plans of single partials rendered under a key. */
     VALUE inline_plans;
 } jb_builder;
 
@@ -152,8 +152,8 @@ void jb_write(struct jt_gen *g, VALUE self);
 void jb_write_captured(struct jt_gen *g, VALUE self);
 void jb_trim(jb_builder *b);
 
-/* builder.c's scope and value handling, for the template side
- * (builder_fragments.c). A scope saves what Jbuilder's _scope restores:
+/* builder/dsl.c's scope and value handling, for the template side
+ * (builder/fragments.c). A scope saves what Jbuilder's _scope restores:
  * @attributes and the key format settings (not ignore_nil!). */
 struct saved_state {
     jb_slot current;
@@ -170,7 +170,7 @@ VALUE jb_format_keys(jb_builder *b, VALUE value);
 void jb_merge_into_current(VALUE self, jb_slot updates);
 void jt_init_builder_fragments(void);
 
-/* builder_records.c: extract! on ActiveRecord records. A record's row, read
+/* builder/records.c: extract! on ActiveRecord records. A record's row, read
  * once per extract! (fresh: no Ruby code has run since). */
 typedef struct jb_record_row {
     VALUE reader, record;
@@ -188,17 +188,17 @@ VALUE jb_cast_value(jb_builder *b, jb_slot s);
 void jb_write_cast(struct jt_gen *g, jb_builder *b, jb_slot s);
 void jt_init_builder_records(void);
 
-/* builder_partials.c: `json.key object, partial: "p", as: :x` run natively
+/* builder/partials.c: `json.key object, partial: "p", as: :x` run natively
  * (true, *result set), or false for JbuilderTemplate#_set_inline_partial. */
 bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE *result);
 void jt_init_builder_partials(void);
 /* view._run(method, template, locals, buffer, &block), or natively what it
- * does when native is true and method a Symbol (builder_partials.c). */
+ * does when native is true and method a Symbol (builder/partials.c). */
 VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE buffer, VALUE block, bool native);
 /* _is_collection?: responds to map and count, and is not a Struct. */
 bool jb_collection_p(jb_builder *b, VALUE object);
 /* True when object is an ActiveRecord record known not to respond to map
- * (builder_records.c); false when Ruby has to be asked. */
+ * (builder/records.c); false when Ruby has to be asked. */
 bool jb_record_not_collection(jb_builder *b, VALUE object);
 
 #endif

@@ -1,7 +1,5 @@
-#ifndef JETSON_BUFFER_H
-#define JETSON_BUFFER_H
-
-#include "bytes/base.h"
+#ifndef JETSON_BYTES_BUFFER_H
+#define JETSON_BYTES_BUFFER_H
 
 /* Output buffer. Small documents live entirely in caller-provided stack
  * memory and cost one String allocation at the end. Larger ones spill into a
@@ -12,6 +10,8 @@
  * (jt_buffer_safe_point), never from inside an append: io.write is Ruby code,
  * which may change or free the String whose bytes are being copied or
  * escaped. Memory stays bounded by a chunk plus the largest single value. */
+
+#include "bytes/base.h"
 typedef struct jt_buffer {
     char *ptr;
     size_t len;

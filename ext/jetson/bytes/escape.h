@@ -1,5 +1,9 @@
-#ifndef JETSON_ESCAPE_H
-#define JETSON_ESCAPE_H
+#ifndef JETSON_BYTES_ESCAPE_H
+#define JETSON_BYTES_ESCAPE_H
+
+/* Escaping a JSON string's bytes (escape.c, escape_loop.h): the sets of
+ * characters each mode escapes, and strings up to 32 bytes checked and
+ * copied inline (two overlapping words or vectors). */
 
 #include "bytes/buffer.h"
 

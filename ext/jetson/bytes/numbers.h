@@ -1,5 +1,9 @@
-#ifndef JETSON_NUMBERS_H
-#define JETSON_NUMBERS_H
+#ifndef JETSON_BYTES_NUMBERS_H
+#define JETSON_BYTES_NUMBERS_H
+
+/* Numbers as JSON text (numbers.c): the shortest digits that round-trip
+ * a double (Schubfach) in the json gem's layout and in ECMAScript's (RFC
+ * 8785), and integers. */
 
 #include <stdint.h>
 

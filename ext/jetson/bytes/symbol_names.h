@@ -1,5 +1,5 @@
-#ifndef JETSON_SYMBOL_NAMES_H
-#define JETSON_SYMBOL_NAMES_H
+#ifndef JETSON_BYTES_SYMBOL_NAMES_H
+#define JETSON_BYTES_SYMBOL_NAMES_H
 
 /* The name String of a Symbol. Ruby's rb_sym2str costs about 100
  * instructions for a static Symbol (the :name kind written in code): a

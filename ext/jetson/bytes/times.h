@@ -1,5 +1,9 @@
-#ifndef JETSON_TIMES_H
-#define JETSON_TIMES_H
+#ifndef JETSON_BYTES_TIMES_H
+#define JETSON_BYTES_TIMES_H
+
+/* Dates and times as text (times.c): the civil time of an instant in an
+ * offset, Time#to_s, xmlschema with any number of fraction digits, and the
+ * "%Y/%m/%d %H:%M:%S %z" layout. */
 
 #include "bytes/base.h"
 

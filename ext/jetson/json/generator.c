@@ -3,129 +3,13 @@
  * mode (json/mode.h) where it rules a value, and the entry of a call. */
 
 #include "json/walk.h"
-#include "json/canonical.h"
+#include "json/strings.h"
 #include "json/key_cache.h"
 #include <math.h>
 
 
 JT_INLINE void gen_element(jt_gen *g, VALUE obj);
 static int gen_element_value(jt_gen *g, VALUE obj);
-
-static VALUE call_as_json(jt_gen *g, VALUE obj, VALUE is_key)
-{
-    jt_before_ruby(g);
-    VALUE args[2] = { obj, is_key };
-    return rb_proc_call_with_block(g->cfg->as_json, 2, args, Qnil);
-}
-
-/* --- strings ------------------------------------------------------------- */
-
-JT_INLINE int string_coderange(VALUE str)
-{
-    int cr = RB_ENC_CODERANGE(str);
-    if (cr == RUBY_ENC_CODERANGE_UNKNOWN) cr = rb_enc_str_coderange(str);
-    return cr;
-}
-
-/* True when the bytes can be written as they are: ASCII, or valid UTF-8. */
-JT_INLINE bool string_is_json_ready(VALUE str)
-{
-    int cr = string_coderange(str);
-    if (RB_LIKELY(cr == RUBY_ENC_CODERANGE_7BIT)) return true;
-    if (cr == RUBY_ENC_CODERANGE_VALID) {
-        int idx = RB_ENCODING_GET_INLINED(str);
-        return idx == jt.utf8_encindex || idx == jt.usascii_encindex;
-    }
-    return false;
-}
-
-static VALUE encode_to_utf8(VALUE str)
-{
-    return rb_funcall(str, jj.id_encode, 1, rb_enc_from_encoding(rb_utf8_encoding()));
-}
-
-static VALUE encode_failed(VALUE str, VALUE error)
-{
-    jt_raise_generator_error_str(str, rb_funcall(error, rb_intern("message"), 0));
-    return Qnil;
-}
-
-/* A String that is not UTF-8 ready: strict mode's as_json gets the first
- * say; BINARY that holds valid UTF-8 is reinterpreted; anything else is
- * transcoded, and failure to transcode is a GeneratorError. */
-JT_NOINLINE VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key)
-{
-    jt_before_ruby(g);
-    if (!as_json_called && g->cfg->strict && RTEST(g->cfg->as_json)) {
-        VALUE coerced = call_as_json(g, str, Qfalse);
-        if (coerced != str) {
-            if (RB_TYPE_P(coerced, T_STRING)) {
-                if (!string_is_json_ready(coerced)) {
-                    jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
-                }
-            } else if (is_key) {
-                jt_raise_generator_error(coerced, "%"PRIsVALUE" not allowed as object key in JSON", CLASS_OF(coerced));
-            }
-            return coerced;
-        }
-    }
-
-    /* json 2 reinterpreted BINARY as UTF-8 (with a warning); json 3.1
-     * transcodes it like any other encoding, which fails past ASCII. */
-    if (!jj.json3 && RB_ENCODING_GET_INLINED(str) == jt.binary_encindex) {
-        VALUE utf8 = rb_enc_associate_index(rb_str_dup(str), jt.utf8_encindex);
-        switch (rb_enc_str_coderange(utf8)) {
-            case RUBY_ENC_CODERANGE_7BIT:
-                return utf8;
-            case RUBY_ENC_CODERANGE_VALID:
-                rb_warn("Jetson.generate: UTF-8 string passed as BINARY, this will raise an encoding error in json 3.0");
-                return utf8;
-        }
-    }
-    return rb_rescue(encode_to_utf8, str, encode_failed, str);
-}
-
-/* A String already known to be ASCII or valid UTF-8. */
-JT_INLINE void write_ready_string(jt_gen *g, VALUE str)
-{
-    jt_escape_string(g->buf, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), g->escape_mode);
-    RB_GC_GUARD(str);
-}
-
-/* A String that came out of a conversion: its bytes may still be broken. */
-JT_INLINE void write_string_bytes(jt_gen *g, VALUE str)
-{
-    int cr = string_coderange(str);
-    if (RB_UNLIKELY(cr != RUBY_ENC_CODERANGE_7BIT && cr != RUBY_ENC_CODERANGE_VALID)) {
-        jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
-    }
-    write_ready_string(g, str);
-}
-
-/* Any T_STRING value (the json gem's generate_json_string). as_json gets one
- * say per value: once it has been called, a String that is still not UTF-8 is
- * an error, so a callback cannot bounce a value back and forth forever. */
-void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
-{
-    if (RB_LIKELY(string_is_json_ready(str))) {
-        write_ready_string(g, str);
-        return;
-    }
-    if (RB_UNLIKELY(g->mode && g->mode->string) && g->mode->string(g, str)) return;
-    if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
-    str = jt_convert_encoding(g, str, false, false);
-    if (!RB_TYPE_P(str, T_STRING)) {
-        jt_gen_value(g, str);
-        return;
-    }
-    write_string_bytes(g, str);
-}
-
-
-void jt_write_string_bytes(jt_gen *g, VALUE str)
-{
-    write_string_bytes(g, str);
-}
 
 /* --- layout helpers ------------------------------------------------------ */
 
@@ -158,48 +42,6 @@ JT_INLINE void write_indent(jt_gen *g, long depth)
     } else {
         write_indent_slow(g, g->cfg->indent, depth);
     }
-}
-
-#define JT_INDENTS_BUFFER 256
-
-/* Fills buf with the indent repeated as many times as fit. */
-static void prepare_indents(jt_gen *g, char *buf)
-{
-    VALUE indent = g->cfg->indent;
-    size_t n = (size_t)RSTRING_LEN(indent);
-    long depth = 0;
-    if (n == 0) return; /* not stored by the config, but then every depth is the slow no-op */
-    while ((size_t)(depth + 1) * n <= JT_INDENTS_BUFFER) {
-        memcpy(buf + (size_t)depth * n, RSTRING_PTR(indent), n);
-        depth++;
-    }
-    g->indents = buf;
-    g->indent_len = n;
-    g->indents_depth = depth;
-}
-
-/* The json gem's NestingError for a container at level `refused`: json 3
- * names that level, json 2 the last one it took. */
-VALUE jt_nesting_error(long refused)
-{
-    return rb_exc_new_str(jt.eNestingError, rb_sprintf(
-        "nesting of %ld is too deep. Did you try to serialize objects with circular references?",
-        jj.json3 ? refused : refused - 1));
-}
-
-/* Past max_nesting, or deep enough that the real stack is checked. */
-long jt_enter_deep_container(jt_gen *g, long depth)
-{
-    if (g->cfg->max_nesting && depth > g->cfg->max_nesting) {
-        if (g->mode && g->mode->too_deep && g->mode->too_deep(g, depth)) return depth;
-        --g->depth;
-        rb_exc_raise(jt_nesting_error(depth));
-    }
-    if (depth > JT_STACK_CHECK_DEPTH && ruby_stack_check()) {
-        --g->depth;
-        rb_raise(rb_eSysStackError, "stack level too deep");
-    }
-    return depth;
 }
 
 /* --- objects ------------------------------------------------------------- */
@@ -237,7 +79,7 @@ JT_NOINLINE static void gen_cached_key(jt_gen *g, VALUE key, VALUE key_str)
 {
     if (jt_long_key_write(g, key)) return;
     size_t start = g->buf->len;
-    write_ready_string(g, key_str);
+    jt_write_ready_string(g, key_str);
     jt_long_key_store(g, key, start);
 }
 
@@ -262,7 +104,7 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
         }
         if (g->cfg->strict) {
             if (RTEST(g->cfg->as_json) && !as_json_called) {
-                key = call_as_json(g, key, Qtrue);
+                key = jt_call_as_json(g, key, Qtrue);
                 key_type = rb_type(key);
                 as_json_called = true;
                 continue;
@@ -273,12 +115,12 @@ JT_NOINLINE static void gen_key_general(struct hash_iter *it, VALUE key, int key
         break;
     }
 
-    if (RB_UNLIKELY(!string_is_json_ready(key_str))) {
+    if (RB_UNLIKELY(!jt_string_is_json_ready(key_str))) {
         if (g->mode && g->mode->string && g->mode->string(g, key_str)) return;
         key_str = jt_convert_encoding(g, key_str, as_json_called, true);
     }
     if (RB_LIKELY(RB_TYPE_P(key_str, T_STRING) && RBASIC_CLASS(key_str) == rb_cString)) {
-        write_string_bytes(g, key_str);
+        jt_write_string_bytes(g, key_str);
     } else {
         jt_gen_value(g, key_str);
     }
@@ -292,10 +134,10 @@ JT_INLINE void gen_key(struct hash_iter *it, VALUE key)
     if (key_type == T_SYMBOL || (key_type == T_STRING && RBASIC_CLASS(key) == rb_cString)) {
         if (RB_UNLIKELY(it->first_key_type != key_type)) on_mixed_keys(it);
         VALUE key_str = key_type == T_SYMBOL ? jt_symbol_name(&g->symbol_names, key) : key;
-        if (RB_LIKELY(string_is_json_ready(key_str))) {
+        if (RB_LIKELY(jt_string_is_json_ready(key_str))) {
             /* Short keys are cheaper to write again than to look up. */
             if (RSTRING_LEN(key_str) <= JT_KEY_CACHE_MIN) {
-                write_ready_string(g, key_str);
+                jt_write_ready_string(g, key_str);
             } else {
                 gen_cached_key(g, key, key_str);
             }
@@ -362,7 +204,7 @@ JT_INLINE char *plain_name_slot(jt_buffer *b, char *dst, size_t len, bool separa
  * room is reserved, which may run the GC, which may move the String. */
 JT_INLINE char *write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, bool separator, size_t more)
 {
-    if (!string_is_json_ready(str)) return NULL;
+    if (!jt_string_is_json_ready(str)) return NULL;
     const size_t len = (size_t)RSTRING_LEN(str);
     const char *src = RSTRING_PTR(str);
     if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
@@ -755,7 +597,7 @@ static void gen_float(jt_gen *g, VALUE obj)
         jt_before_ruby(g); /* Float#to_s may be redefined */
         if (!g->cfg->allow_nan) {
             if (g->cfg->strict && RTEST(g->cfg->as_json)) {
-                VALUE replacement = call_as_json(g, obj, Qfalse);
+                VALUE replacement = jt_call_as_json(g, obj, Qfalse);
                 if (replacement != obj) {
                     jt_enter_container(g);
                     jt_gen_value(g, replacement);
@@ -790,17 +632,6 @@ static void gen_fragment(jt_gen *g, VALUE obj)
     Check_Type(json, T_STRING);
     jt_buffer_append_str(g->buf, json);
     RB_GC_GUARD(json);
-}
-
-/* A JSON string of text that needs no escaping in any mode (the digits,
- * separators and letters of the time and date formats). */
-void jt_write_plain_text(jt_gen *g, const char *text, size_t n)
-{
-    jt_buffer_reserve(g->buf, n + 2);
-    jt_buffer_push_unsafe(g->buf, '"');
-    memcpy(g->buf->ptr + g->buf->len, text, n);
-    g->buf->len += n;
-    jt_buffer_push_unsafe(g->buf, '"');
 }
 
 /* Symbols have no singleton classes, so whether a Symbol's JSON is simply its
@@ -838,8 +669,8 @@ again:
         switch (RB_BUILTIN_TYPE(obj)) {
             case T_STRING:
                 if (klass != rb_cString) goto general;
-                if (RB_LIKELY(string_is_json_ready(obj))) {
-                    write_ready_string(g, obj);
+                if (RB_LIKELY(jt_string_is_json_ready(obj))) {
+                    jt_write_ready_string(g, obj);
                     return;
                 }
                 if (g->mode && g->mode->string && g->mode->string(g, obj)) return;
@@ -894,7 +725,7 @@ general:
     if (g->mode && g->mode->object && g->mode->object(g, obj, as_json_called)) return;
     if (g->cfg->strict) {
         if (RTEST(g->cfg->as_json) && !as_json_called) {
-            obj = call_as_json(g, obj, Qfalse);
+            obj = jt_call_as_json(g, obj, Qfalse);
             as_json_called = true;
             goto again;
         }
@@ -908,7 +739,7 @@ JT_INLINE void gen_symbol_name(jt_gen *g, VALUE sym)
 {
     VALUE name = jt_symbol_name(&g->symbol_names, sym);
     if (RB_LIKELY(RB_ENC_CODERANGE(name) == RUBY_ENC_CODERANGE_7BIT)) {
-        write_ready_string(g, name);
+        jt_write_ready_string(g, name);
     } else {
         jt_gen_string(g, name, false);
     }
@@ -933,7 +764,7 @@ static int gen_element_value(jt_gen *g, VALUE obj)
     }
     VALUE klass = RBASIC_CLASS(obj);
     if (klass == rb_cString && RB_ENC_CODERANGE(obj) == RUBY_ENC_CODERANGE_7BIT) {
-        write_ready_string(g, obj);
+        jt_write_ready_string(g, obj);
     } else if (klass == rb_cHash) {
         jt_gen_hash(g, obj);
     } else if (klass == rb_cArray) {
@@ -952,84 +783,3 @@ JT_INLINE void gen_element(jt_gen *g, VALUE obj)
     gen_element_value(g, obj);
 }
 
-/* jt_gen_value with the call's mode stepped aside: the json gem's rules
- * alone for value, Symbols by their to_json, as for a value ActiveSupport
- * hands the json gem unencoded. */
-void jt_gen_value_unmoded(jt_gen *g, VALUE value)
-{
-    const jt_mode *mode = g->mode;
-    bool names = g->symbols_are_names;
-    g->mode = NULL;
-    g->symbols_are_names = false;
-    jt_gen_settle_paths(g);
-    jt_gen_value(g, value);
-    g->mode = mode;
-    g->symbols_are_names = names;
-    jt_gen_settle_paths(g);
-}
-
-static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
-                      jt_write_fn *write)
-{
-    /* Options set one by one on a State are checked here, before a byte. */
-    if (RB_UNLIKELY(cfg->rfc8785)) {
-        jt_canonical_validate(cfg);
-        mode = &jt_canonical_mode;
-    }
-    char stack[JT_STACK_BUFFER_SIZE];
-    struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
-    jt_buffer buf;
-    jt_buffer_init(&buf, stack, sizeof(stack), io, cfg->buffer_initial_length);
-
-    /* Field by field: an initializer would also zero the class profiles,
-     * which only count up to profile_count. */
-    jt_gen g;
-    g.buf = &buf;
-    g.cfg = cfg;
-    g.depth = cfg->depth;
-    g.escape_mode = escape_mode >= 0 ? escape_mode
-                                     : JT_ESCAPE_BASIC | (cfg->script_safe ? JT_ESCAPE_SCRIPT_SAFE : 0) |
-                                           (cfg->ascii_only ? JT_ESCAPE_ASCII_ONLY : 0);
-    g.mode = mode;
-    g.mode_state = state;
-    g.deferred_error = 0;
-    g.vstate = Qfalse;
-    g.profile_count = 0;
-    g.key_cache = NULL;
-    g.key_cache_storage = key_cache_storage;
-    g.key_epoch = 1;
-    struct jt_short_key short_key_storage[JT_SHORT_KEYS]; /* zeroed only if used */
-    g.short_keys = NULL;
-    g.short_key_storage = mode ? NULL : short_key_storage;
-    g.symbol_names = NULL;
-    g.symbol_to_json = JT_SYMBOL_UNKNOWN;
-    g.symbols_are_names = mode && mode->symbols_as_names;
-    char indents_buffer[JT_INDENTS_BUFFER];
-    g.indents = NULL;
-    g.indent_len = 0;
-    g.indents_depth = -1;
-    if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
-    jt_gen_settle_paths(&g);
-    if (write) {
-        write(&g, obj);
-    } else {
-        jt_gen_value(&g, obj);
-    }
-    if (mode && mode->finish) mode->finish(&g);
-    if (RB_UNLIKELY(g.deferred_error)) rb_exc_raise(g.deferred_error);
-    VALUE result = jt_buffer_finish(&buf);
-    RB_GC_GUARD(g.vstate);
-    RB_GC_GUARD(obj);
-    return result;
-}
-
-VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
-{
-    return generate(obj, cfg, io, NULL, NULL, -1, NULL);
-}
-
-VALUE jt_generate_mode(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
-                       jt_write_fn *write)
-{
-    return generate(obj, cfg, io, mode, state, escape_mode, write);
-}

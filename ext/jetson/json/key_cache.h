@@ -1,5 +1,5 @@
-#ifndef JETSON_KEY_CACHE_H
-#define JETSON_KEY_CACHE_H
+#ifndef JETSON_JSON_KEY_CACHE_H
+#define JETSON_JSON_KEY_CACHE_H
 
 /* Hash keys repeat: a collection of records writes the same few keys again
  * and again. Within one call, a key object written once is written again

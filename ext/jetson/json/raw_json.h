@@ -1,5 +1,5 @@
-#ifndef JETSON_RAW_JSON_H
-#define JETSON_RAW_JSON_H
+#ifndef JETSON_JSON_RAW_JSON_H
+#define JETSON_JSON_RAW_JSON_H
 
 /* Raw JSON fragments: JSON text written earlier by Jetson (a cached partial
  * or `cache!` block) that a builder pastes into its document without decoding

@@ -1,5 +1,9 @@
-#ifndef JETSON_STATE_H
-#define JETSON_STATE_H
+#ifndef JETSON_JSON_STATE_H
+#define JETSON_JSON_STATE_H
+
+/* The json gem's generation options (jt_config) and Jetson::State
+ * (state.c): the defaults, an options Hash read without allocating, State's
+ * accessors. */
 
 #include "json/handles.h"
 

@@ -1,12 +1,12 @@
 #ifndef JETSON_JSON_WALK_H
 #define JETSON_JSON_WALK_H
 
-struct jt_short_key;
-
 /* The json walk's per-call state (jt_gen) and the writers of the walk that
  * the rest of the json layer, and the modes above it, call: what
  * generator.c, fallback.c, canonical.c and writer.c share, and what a mode
  * (json/mode.h) writes with. */
+
+struct jt_short_key;
 
 /* Ruby's headers first: its config sets the feature macros (struct
  * timespec, for the database casts above) before any system header is read. */
@@ -134,6 +134,8 @@ void jt_gen_value(jt_gen *g, VALUE obj);
 /* value as the json gem alone writes it: the call's mode steps aside for
  * it (what ActiveSupport hands the json gem unencoded). */
 void jt_gen_value_unmoded(jt_gen *g, VALUE value);
+/* Any T_STRING value (the json gem's generate_json_string); as_json_called:
+ * strict mode's as_json has had its say on it (strings.c). */
 void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called);
 void jt_gen_hash(jt_gen *g, VALUE hash);
 void jt_gen_array(jt_gen *g, VALUE ary);
@@ -161,8 +163,7 @@ bool jt_to_json_is_generic(VALUE obj);
 /* The Hash walk's pair writer without layout (a mode's own pass over a
  * Hash's pairs writes them with it). */
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data);
-VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key);
-void jt_write_string_bytes(jt_gen *g, VALUE str);
+/* A JSON string of text that needs no escaping in any mode (strings.c). */
 void jt_write_plain_text(jt_gen *g, const char *text, size_t n);
 /* The json gem's JSON::Fragment class, or nil when the gem is not loaded. */
 VALUE jt_json_fragment_class(void);

@@ -1,9 +1,5 @@
-#ifndef JETSON_ATTRIBUTE_SET_H
-#define JETSON_ATTRIBUTE_SET_H
-
-#include "bytes/base.h"
-#include "rails/db_cast.h"
-#include "rails/diagnostics.h"
+#ifndef JETSON_RAILS_ATTRIBUTE_SET_H
+#define JETSON_RAILS_ATTRIBUTE_SET_H
 
 /* Reading an ActiveRecord record's attributes from ActiveModel's attribute
  * set (the LazyAttributeSet a record loaded from the database holds) instead
@@ -12,6 +8,10 @@
  * ActiveRecord's, for which attribute types) and where every method that
  * would have run is ActiveModel's or ActiveRecord's own; anything else is
  * answered "ask Ruby". Per-call state, on the generator's stack. */
+
+#include "bytes/base.h"
+#include "rails/db_cast.h"
+#include "rails/diagnostics.h"
 
 #define JT_ATTRIBUTE_NAMES_MAX 64
 

@@ -5,7 +5,7 @@
  * hands the result to a JSON::Coder: the json gem's strict walk, whose
  * conversion block turns other keys into Strings and calls as_json on other
  * values. Jetson runs the as_json(options) pass as it does for
- * JSONGemEncoder (rails_walk.c) and, where the Coder walks, the json gem's
+ * JSONGemEncoder (rails/walk.c) and, where the Coder walks, the json gem's
  * strict walk of generator.c with that very block as cfg->as_json
  * (jt_coder_walk). This file holds the seams between the two: the values
  * Jetson writes without calling the block (ActiveSupport's own as_json for

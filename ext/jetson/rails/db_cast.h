@@ -1,5 +1,5 @@
-#ifndef JETSON_DB_CAST_H
-#define JETSON_DB_CAST_H
+#ifndef JETSON_RAILS_DB_CAST_H
+#define JETSON_RAILS_DB_CAST_H
 
 /* Values loaded from the database and not read yet, written as the bytes
  * ActiveSupport writes for what the attribute's type would cast them to,

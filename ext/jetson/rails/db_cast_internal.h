@@ -1,5 +1,5 @@
-#ifndef JETSON_DB_CAST_INTERNAL_H
-#define JETSON_DB_CAST_INTERNAL_H
+#ifndef JETSON_RAILS_DB_CAST_INTERNAL_H
+#define JETSON_RAILS_DB_CAST_INTERNAL_H
 
 /* What db_cast.c and db_cast_numbers.c share: the casts of each kind are
  * written by the file of their family, the dispatch is db_cast.c's. */

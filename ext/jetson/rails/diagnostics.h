@@ -1,5 +1,5 @@
-#ifndef JETSON_DIAGNOSTICS_H
-#define JETSON_DIAGNOSTICS_H
+#ifndef JETSON_RAILS_DIAGNOSTICS_H
+#define JETSON_RAILS_DIAGNOSTICS_H
 
 /* How much of an app's JSON took the native paths, and why the rest did
  * not: per Ractor (an app's is the main one's), counted where the native

@@ -1,6 +1,10 @@
 #ifndef JETSON_RAILS_SETTINGS_H
 #define JETSON_RAILS_SETTINGS_H
 
+/* ActiveSupport's rules per class for a Rails-mode call (settings.c): the
+ * call's settings, which classes have native encodings and whether they
+ * are still ActiveSupport's (stock checks), their time and date texts. */
+
 #include "bytes/times.h"
 
 /* ActiveSupport's JSON settings and classes for one Rails-mode call. The

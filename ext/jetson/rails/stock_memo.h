@@ -1,5 +1,9 @@
-#ifndef JETSON_STOCK_MEMO_H
-#define JETSON_STOCK_MEMO_H
+#ifndef JETSON_RAILS_STOCK_MEMO_H
+#define JETSON_RAILS_STOCK_MEMO_H
+
+/* The answers about classes Rails mode keeps per Ractor (stock_memo.c):
+ * asked of Ruby once, kept until a method they rest on is defined again
+ * (Jetson::MethodWatch). */
 
 #include "bytes/base.h"
 

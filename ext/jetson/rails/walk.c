@@ -4,6 +4,7 @@
  * type is in settings.c; ActiveRecord records and relations are record.c's. */
 
 #include "rails/walk.h"
+#include "json/strings.h"
 #include <math.h>
 
 /* The profile of obj's class, from the call's cache (profile_count of
@@ -89,7 +90,7 @@ static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
     VALUE error = rb_errinfo();
     /* Under the Coder, the json gem's errors come from its block too (a
      * JSON::Fragment of JSON.generate), and any error of the Coder's walk
-     * waits for the pass to end (see rails_coder.c). */
+     * waits for the pass to end (see rails/coder.c). */
     bool keep = jt_rails_of(g)->coder ? jt_rails_deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
     if (!keep) rb_jump_tag(state);
     rb_set_errinfo(Qnil);

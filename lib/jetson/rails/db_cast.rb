@@ -137,7 +137,7 @@ module Jetson
           made
         end
 
-        # A cast leaf's value (ext/jetson/builder_records.c), where the
+        # A cast leaf's value (ext/jetson/builder/records.c), where the
         # builder needs the object the reader would have given: the type's
         # cast of raw under the snapshot's Time.zone.
         def materialize(snapshot, raw)

@@ -166,7 +166,7 @@ class JbuilderTemplate < ::Jbuilder
   end
 
   # The plan of `json.author post.author, partial: "authors/author", as:
-  # :author` for the native side (ext/jetson/builder_partials.c), asked once
+  # :author` for the native side (ext/jetson/builder/partials.c), asked once
   # per partial and `as:` in a render.
   def _inline_partial_plan(partial, as)
     _partials.inline_plan(self, partial, as)

@@ -32,7 +32,7 @@ module Jetson
       # 8.1, whose find returns nil for a missing template and find! raises.
       FIND = ::ActionView::LookupContext.method_defined?(:find!) ? :find! : :find_template
       # Whether the native side may repeat ActionView::Base#_run without a
-      # Ruby frame (ext/jetson/builder_partials.c): asked once of the loaded
+      # Ruby frame (ext/jetson/builder/partials.c): asked once of the loaded
       # ActionView's _run (ViewRunProbe); otherwise _run itself is called.
       NATIVE_RUN = ViewRunProbe.native?
 

@@ -6,7 +6,7 @@ module Jetson
   module Rails
     # Whether the loaded ActionView's ActionView::Base#_run does what the
     # native side repeats without a Ruby frame (jb_view_run in
-    # ext/jetson/builder_partials.c) for a compiled .jbuilder partial:
+    # ext/jetson/builder/partials.c) for a compiled .jbuilder partial:
     # - sets @current_template to the template and @output_buffer to the buffer,
     # - calls the template's method with (locals, buffer) and the block, and
     #   nothing else (no keywords: the partial has no strict locals),

@@ -1,6 +1,6 @@
 /* Jetson::Builder's DSL: Jbuilder's methods (set!, method_missing, array!,
  * extract!, call, child!, nil!, merge!, attributes!) over the tree of
- * builder_tree.c, following jbuilder 2.15's definitions step by step. They
+ * builder/tree.c, following jbuilder 2.15's definitions step by step. They
  * are C methods so that the hot calls (`json.id post.id`, a block per
  * element) cost no splat Array, no Proc and no Hash. The rest of the DSL
  * (construction, key formats, target!) is Ruby, in lib/jetson/builder.rb. */
