@@ -683,41 +683,20 @@ void jt_init_builder(void)
 
     jb.empty_array = rb_obj_freeze(rb_ary_new());
     rb_gc_register_mark_object(jb.empty_array);
-    jb.id_format = rb_intern("format");
-    jb.id_empty_p = rb_intern("empty?");
-    jb.id_present_p = rb_intern("present?");
-    jb.id_parse_json = rb_intern("_parse_json");
-    jb.id_set_inline_partial = rb_intern("_set_inline_partial");
-    jb.id_render_partial_with_options = rb_intern("_render_partial_with_options");
-    jb.id_key_p = rb_intern("key?");
-    jb.id_dup = rb_intern("dup");
-    jb.id__run = rb_intern("_run");
-    jb.id_element_error = rb_intern("element_error");
-    jb.id_iterate_bang = rb_intern("iterate!");
-    jb.id_method_name = rb_intern("method_name");
-    jb.id_each = rb_intern("each");
+    jt_intern_ids("format empty? present? _parse_json _set_inline_partial _render_partial_with_options key? dup _run "
+                "element_error iterate! method_name each",
+        (ID *const[]){&jb.id_format, &jb.id_empty_p, &jb.id_present_p, &jb.id_parse_json, &jb.id_set_inline_partial,
+            &jb.id_render_partial_with_options, &jb.id_key_p, &jb.id_dup, &jb.id__run, &jb.id_element_error,
+            &jb.id_iterate_bang, &jb.id_method_name, &jb.id_each, NULL});
     jb.sym_as = ID2SYM(rb_intern("as"));
     jb.sym_partial = ID2SYM(rb_intern("partial"));
     jb.sym_collection = ID2SYM(rb_intern("collection"));
-    jb.id_deep_merge = rb_intern("deep_merge");
-    jb.id_plus = rb_intern("+");
-    jb.id_aset = rb_intern("[]=");
-    jb.id_fetch = rb_intern("fetch");
-    jb.id_build = rb_intern("build");
-    jb.id_map = rb_intern("map");
-    jb.id_count = rb_intern("count");
-    jb.id_public_send = rb_intern("public_send");
-    jb.id_format_keys = rb_intern("_format_keys");
-    jb.id_attributes_bang = rb_intern("attributes!");
-    jb.id_null_error = rb_intern("NullError");
-    jb.id_array_error = rb_intern("ArrayError");
-    jb.id_merge_error = rb_intern("MergeError");
-    jb.id_to_a = rb_intern("to_a");
-    jb.id_delete = rb_intern("delete");
-    jb.id_records = rb_intern("records");
-    jb.id_plain_relation_p = rb_intern("plain_relation?");
-    jb.id_own_method_missing_p = rb_intern("own_method_missing?");
-    jb.id_method_missing = rb_intern("method_missing");
+    jt_intern_ids("deep_merge + []= fetch build map count public_send _format_keys attributes! NullError ArrayError "
+                "MergeError to_a delete records plain_relation? own_method_missing? method_missing",
+        (ID *const[]){&jb.id_deep_merge, &jb.id_plus, &jb.id_aset, &jb.id_fetch, &jb.id_build, &jb.id_map,
+            &jb.id_count, &jb.id_public_send, &jb.id_format_keys, &jb.id_attributes_bang, &jb.id_null_error,
+            &jb.id_array_error, &jb.id_merge_error, &jb.id_to_a, &jb.id_delete, &jb.id_records,
+            &jb.id_plain_relation_p, &jb.id_own_method_missing_p, &jb.id_method_missing, NULL});
 
     VALUE c = jb.cBuilder;
     rb_define_alloc_func(c, builder_alloc);

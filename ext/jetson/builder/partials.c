@@ -166,10 +166,8 @@ bool jb_inline_partial(VALUE self, VALUE key, VALUE object, VALUE options, VALUE
 
 void jt_init_builder_partials(void)
 {
-    h.inline_partial_plan = rb_intern("_inline_partial_plan");
-    h.output_buffer = rb_intern("@output_buffer");
-    h.virtual_path = rb_intern("@virtual_path");
-    h.current_template = rb_intern("@current_template");
+    jt_intern_ids("_inline_partial_plan @output_buffer @virtual_path @current_template",
+        (ID *const[]){&h.inline_partial_plan, &h.output_buffer, &h.virtual_path, &h.current_template, NULL});
     h.sym_as = ID2SYM(rb_intern("as"));
     h.sym_partial = ID2SYM(rb_intern("partial"));
 }

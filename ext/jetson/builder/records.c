@@ -20,7 +20,6 @@
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
-    VALUE mDbCast, mRails;
     ID materialize, zone, sharing, collection_probe;
 } h;
 
@@ -101,7 +100,7 @@ static record_reader *reader_of(jb_builder *b)
         }
         record_reader *r;
         VALUE obj = TypedData_Make_Struct(0, record_reader, &reader_type, r);
-        jt_attribute_access_init(&r->access, h.mRails);
+        jt_attribute_access_init(&r->access, jr.mRails);
         r->usable = true;
         RB_OBJ_WRITE(b->self, &b->record_reader, obj);
     }
@@ -232,7 +231,7 @@ static VALUE snapshot_of(jb_builder *b, jb_slot s)
 
 VALUE jb_cast_value(jb_builder *b, jb_slot s)
 {
-    return rb_funcall(h.mDbCast, h.materialize, 2, snapshot_of(b, s), s.value);
+    return rb_funcall(jr.mDbCast, h.materialize, 2, snapshot_of(b, s), s.value);
 }
 
 void jb_write_cast(struct jt_gen *g, jb_builder *b, jb_slot s)
@@ -277,7 +276,7 @@ bool jb_record_not_collection(jb_builder *b, VALUE object)
         if (r->probes[i].klass == klass) names = r->probes[i].names;
     }
     if (names == Qundef) {
-        names = jt_stock_memo_ask(h.mRails, h.collection_probe, klass);
+        names = jt_stock_memo_ask(jr.mRails, h.collection_probe, klass);
         if (r->probe_count < READER_PROBES) {
             r->probes[r->probe_count].klass = klass;
             r->probes[r->probe_count].names = names;
@@ -319,10 +318,6 @@ void jt_init_builder_records(void)
 {
     h.sharing = rb_intern("__jetson_builder_records");
     rb_define_private_method(jb.cBuilder, "_share_records", builder_share_records, 0);
-    h.mRails = rb_define_module_under(jt.mJetson, "Rails");
-    h.mDbCast = rb_define_module_under(h.mRails, "DbCast");
-    rb_gc_register_mark_object(h.mRails);
-    rb_gc_register_mark_object(h.mDbCast);
     h.materialize = rb_intern("materialize");
     h.zone = rb_intern("zone");
     h.collection_probe = rb_intern("collection_probe");

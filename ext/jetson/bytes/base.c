@@ -19,6 +19,48 @@ void jt_raise_generator_error(VALUE invalid_object, const char *fmt, ...)
     jt_raise_generator_error_str(invalid_object, message);
 }
 
+/* The next name of a space-separated list into out (NUL-terminated);
+ * returns where the list goes on, or NULL at its end. */
+static const char *next_name(const char *names, char *out, size_t size)
+{
+    while (*names == ' ') names++;
+    if (!*names) return NULL;
+    size_t n = 0;
+    while (names[n] && names[n] != ' ') n++;
+    if (n >= size) rb_bug("Jetson: name too long in an intern list");
+    memcpy(out, names, n);
+    out[n] = '\0';
+    return names + n;
+}
+
+/* Each name of the list interned, into ids[i] or, as a static Symbol, into
+ * symbols[i]; the lists must be as long as each other. */
+static void intern_list(const char *names, ID *const *ids, VALUE *const *symbols)
+{
+    char name[64];
+    size_t i = 0;
+    while ((names = next_name(names, name, sizeof(name))) != NULL) {
+        if (ids ? !ids[i] : !symbols[i]) rb_bug("Jetson: more names than handles in an intern list");
+        ID id = rb_intern(name);
+        if (ids) {
+            *ids[i++] = id;
+        } else {
+            *symbols[i++] = ID2SYM(id);
+        }
+    }
+    if (ids ? ids[i] != NULL : symbols[i] != NULL) rb_bug("Jetson: more handles than names in an intern list");
+}
+
+void jt_intern_ids(const char *names, ID *const *ids)
+{
+    intern_list(names, ids, NULL);
+}
+
+void jt_intern_symbols(const char *names, VALUE *const *symbols)
+{
+    intern_list(names, NULL, symbols);
+}
+
 void jt_init_base(void)
 {
     jt.mJetson = rb_define_module("Jetson");
@@ -30,12 +72,8 @@ void jt_init_base(void)
     rb_gc_register_mark_object(jt.cFragment);
     rb_gc_register_mark_object(jt.eGeneratorError);
     rb_gc_register_mark_object(jt.eNestingError);
-    jt.id_to_s = rb_intern("to_s");
-    jt.id_to_h = rb_intern("to_h");
-    jt.id_to_i = rb_intern("to_i");
-    jt.id_write = rb_intern("write");
-    jt.id_utc_p = rb_intern("utc?");
-    jt.id_start = rb_intern("start");
+    jt_intern_ids("to_s to_h to_i write utc? start",
+        (ID *const[]){&jt.id_to_s, &jt.id_to_h, &jt.id_to_i, &jt.id_write, &jt.id_utc_p, &jt.id_start, NULL});
     jt.utf8_encindex = rb_utf8_encindex();
     jt.usascii_encindex = rb_usascii_encindex();
     jt.binary_encindex = rb_ascii8bit_encindex();

@@ -58,6 +58,12 @@ extern jt_handles jt;
 /* Fills jt (Init_jetson, first). */
 void jt_init_base(void);
 
+/* Interns each name of a space-separated list into the ID each pointer of
+ * `ids` (NULL-terminated, one per name) points to; the symbols' form
+ * writes their static Symbols. For the handles every unit sets up once. */
+void jt_intern_ids(const char *names, ID *const *ids);
+void jt_intern_symbols(const char *names, VALUE *const *symbols);
+
 /* String#== for names (attribute names, only:/except: lists), whose
  * encodings often differ (a Symbol's name is US-ASCII, a column's UTF-8):
  * rb_str_equal's answer, which differs from comparing bytes only when the

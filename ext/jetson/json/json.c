@@ -12,20 +12,25 @@ static jt_config default_config;
 /* Jetson.generate(obj, opts = nil): opts may be a Hash (or keywords), a
  * Jetson::State, or the json gem's State. The configuration lives on the C
  * stack, so a call that needs no to_json allocates only its result. */
+/* obj generated under options given as a Hash, a State or the json gem's
+ * State (into io unless it is nil), the configuration on the C stack. */
+static VALUE generate_with_options(VALUE obj, VALUE opts, VALUE io)
+{
+    jt_config cfg;
+    jt_config_init(&cfg);
+    jt_config_from_opts(&cfg, opts);
+    VALUE result = jt_generate(obj, &cfg, io);
+    RB_GC_GUARD(opts);
+    return result;
+}
+
 static VALUE jetson_generate(int argc, VALUE *argv, VALUE self)
 {
     rb_check_arity(argc, 1, 2);
     VALUE opts = argc > 1 ? argv[1] : Qnil;
     if (NIL_P(opts) || opts == Qfalse) return jt_generate(argv[0], &default_config, Qnil);
-    if (!NIL_P(opts) && jt_is_state(opts)) {
-        return jt_generate(argv[0], jt_state_config(opts), Qnil);
-    }
-    jt_config cfg;
-    jt_config_init(&cfg);
-    jt_config_from_opts(&cfg, opts);
-    VALUE result = jt_generate(argv[0], &cfg, Qnil);
-    RB_GC_GUARD(opts);
-    return result;
+    if (jt_is_state(opts)) return jt_generate(argv[0], jt_state_config(opts), Qnil);
+    return generate_with_options(argv[0], opts, Qnil);
 }
 
 static VALUE to_options_hash(VALUE opts)
@@ -72,14 +77,7 @@ static VALUE state_generate(int argc, VALUE *argv, VALUE self)
 static VALUE state_s_generate(int argc, VALUE *argv, VALUE klass)
 {
     rb_check_arity(argc, 1, 3);
-    VALUE opts = argc > 1 ? argv[1] : Qnil;
-    VALUE io = argc > 2 ? argv[2] : Qnil;
-    jt_config cfg;
-    jt_config_init(&cfg);
-    jt_config_from_opts(&cfg, opts);
-    VALUE result = jt_generate(argv[0], &cfg, io);
-    RB_GC_GUARD(opts);
-    return result;
+    return generate_with_options(argv[0], argc > 1 ? argv[1] : Qnil, argc > 2 ? argv[2] : Qnil);
 }
 
 void jt_init_json(void)

@@ -345,47 +345,23 @@ static VALUE state_set_buffer_initial_length(VALUE self, VALUE value)
     return Qnil;
 }
 
-static VALUE state_as_json(VALUE self)
-{
-    GET_CONFIG(self);
-    return cfg->as_json;
-}
+#define PROC_ACCESSOR(name)                                              \
+    static VALUE state_##name(VALUE self)                                \
+    {                                                                    \
+        GET_CONFIG(self);                                                \
+        return cfg->name;                                                \
+    }                                                                    \
+    static VALUE state_set_##name(VALUE self, VALUE value)               \
+    {                                                                    \
+        rb_check_frozen(self);                                           \
+        GET_CONFIG(self);                                                \
+        RB_OBJ_WRITE(self, &cfg->name, name##_option(value));            \
+        return Qnil;                                                     \
+    }
 
-static VALUE state_set_as_json(VALUE self, VALUE value)
-{
-    rb_check_frozen(self);
-    GET_CONFIG(self);
-    RB_OBJ_WRITE(self, &cfg->as_json, as_json_option(value));
-    return Qnil;
-}
-
-static VALUE state_sort_keys(VALUE self)
-{
-    GET_CONFIG(self);
-    return cfg->sort_keys;
-}
-
-static VALUE state_set_sort_keys(VALUE self, VALUE value)
-{
-    rb_check_frozen(self);
-    GET_CONFIG(self);
-    RB_OBJ_WRITE(self, &cfg->sort_keys, sort_keys_option(value));
-    return Qnil;
-}
-
-static VALUE state_rfc8785(VALUE self)
-{
-    GET_CONFIG(self);
-    return cfg->rfc8785 ? Qtrue : Qfalse;
-}
-
-static VALUE state_set_rfc8785(VALUE self, VALUE value)
-{
-    rb_check_frozen(self);
-    GET_CONFIG(self);
-    cfg->rfc8785 = RTEST(value);
-    return cfg->rfc8785 ? Qtrue : Qfalse;
-}
+PROC_ACCESSOR(as_json)
+PROC_ACCESSOR(sort_keys)
+FLAG_ACCESSOR(rfc8785)
 
 static VALUE state_allow_duplicate_key(VALUE self)
 {

@@ -18,6 +18,7 @@
  * exactly what ActiveRecord would. */
 
 #include "rails/attribute_set.h"
+#include "rails/handles.h"
 #include "rails/stock_memo.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
@@ -25,7 +26,6 @@ static struct {
     ID ivar_attributes, ivar_values, ivar_types, ivar_additional_types, ivar_casted_values, ivar_value,
         ivar_primary_key, ivar_default_attributes, ivar_column_indexes, ivar_row;
     ID attribute_set_classes, stock_attribute_class_p, record_plan_for, for_types, descriptor;
-    VALUE mRecordPlan;
 } h;
 
 enum { PLAN_TYPES, PLAN_READERS, PLAN_STI, PLAN_CASTS, PLAN_ONLY_ORDERED, PLAN_SIZE };
@@ -199,7 +199,7 @@ static VALUE plan_for_types(jt_attribute_access *a, VALUE klass, VALUE types)
         if (RTEST(plan) && RARRAY_AREF(plan, PLAN_TYPES) == types) return plan;
         break;
     }
-    VALUE plan = valid_plan(rb_funcall(h.mRecordPlan, h.for_types, 2, klass, types));
+    VALUE plan = valid_plan(rb_funcall(jr.mRecordPlan, h.for_types, 2, klass, types));
     if (!RTEST(plan) || RARRAY_AREF(plan, PLAN_TYPES) != types) return Qnil;
     keep_plan(a, klass, plan);
     return plan;
@@ -314,7 +314,7 @@ static const struct jt_attribute_layout *row_layout(jt_attribute_access *a, VALU
         if (i >= row->count) {
             descriptor = Qnil; /* no raw value */
         } else if (extra_type != Qundef) {
-            descriptor = rb_funcall(h.mRecordPlan, h.descriptor, 1, extra_type);
+            descriptor = rb_funcall(jr.mRecordPlan, h.descriptor, 1, extra_type);
         } else {
             descriptor = rb_hash_lookup2(casts, name, Qnil);
         }
@@ -566,22 +566,11 @@ void jt_attribute_access_finish(jt_attribute_access *a)
 
 void jt_init_attribute_set(void)
 {
-    h.ivar_attributes = rb_intern("@attributes");
-    h.ivar_values = rb_intern("@values");
-    h.ivar_types = rb_intern("@types");
-    h.ivar_additional_types = rb_intern("@additional_types");
-    h.ivar_casted_values = rb_intern("@casted_values");
-    h.ivar_value = rb_intern("@value");
-    h.ivar_primary_key = rb_intern("@primary_key");
-    h.ivar_default_attributes = rb_intern("@default_attributes");
-    h.ivar_column_indexes = rb_intern("@column_indexes");
-    h.ivar_row = rb_intern("@row");
-    h.attribute_set_classes = rb_intern("attribute_set_classes");
-    h.stock_attribute_class_p = rb_intern("stock_attribute_class?");
-    h.record_plan_for = rb_intern("plan");
-    h.descriptor = rb_intern("descriptor");
-    h.for_types = rb_intern("for_types");
-    VALUE mRails = rb_define_module_under(jt.mJetson, "Rails");
-    h.mRecordPlan = rb_define_module_under(mRails, "RecordPlan");
-    rb_gc_register_mark_object(h.mRecordPlan);
+    jt_intern_ids("@attributes @values @types @additional_types @casted_values @value @primary_key "
+                "@default_attributes @column_indexes @row attribute_set_classes stock_attribute_class? plan "
+                "descriptor for_types",
+        (ID *const[]){&h.ivar_attributes, &h.ivar_values, &h.ivar_types, &h.ivar_additional_types,
+            &h.ivar_casted_values, &h.ivar_value, &h.ivar_primary_key, &h.ivar_default_attributes,
+            &h.ivar_column_indexes, &h.ivar_row, &h.attribute_set_classes, &h.stock_attribute_class_p,
+            &h.record_plan_for, &h.descriptor, &h.for_types, NULL});
 }

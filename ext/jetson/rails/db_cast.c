@@ -32,7 +32,6 @@
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
-    VALUE mDbCast, mRails;
     ID json_decode, context, time_of_day;
 } h;
 
@@ -70,13 +69,13 @@ bool jt_db_context_ready(jt_gen *g, jt_db_context *c)
 bool jt_db_context_load(jt_db_context *c)
 {
     if (c->known >= 0) return c->known;
-    VALUE context = rb_funcall(h.mDbCast, h.context, 0);
+    VALUE context = rb_funcall(jr.mDbCast, h.context, 0);
     c->known = RB_TYPE_P(context, T_ARRAY) && RARRAY_LEN(context) >= 5;
     if (!c->known) return false;
     c->zone = RARRAY_AREF(context, 0);
     c->default_utc = RTEST(RARRAY_AREF(context, 1));
     /* ActiveSupport::JSON.decode as shipped: a question kept with its methods (stock_memo.c) */
-    c->json_stock = !RTEST(RARRAY_AREF(context, 2)) && RTEST(jt_stock_memo_ask(h.mRails, h.json_decode, Qnil));
+    c->json_stock = !RTEST(RARRAY_AREF(context, 2)) && RTEST(jt_stock_memo_ask(jr.mRails, h.json_decode, Qnil));
     c->relation_class = RARRAY_AREF(context, 3);
     c->proxy_class = RARRAY_AREF(context, 4);
     c->decimal_half_up = RARRAY_LEN(context) > 5 && RTEST(RARRAY_AREF(context, 5));
@@ -229,10 +228,6 @@ bool jt_db_cast_write(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE
 
 void jt_init_db_cast(void)
 {
-    h.mRails = rb_define_module_under(jt.mJetson, "Rails");
-    h.mDbCast = rb_define_module_under(h.mRails, "DbCast");
-    rb_gc_register_mark_object(h.mDbCast);
-    rb_gc_register_mark_object(h.mRails);
     h.json_decode = rb_intern("json_decode");
     h.time_of_day = rb_intern("time_of_day");
     static const char *const names[] = {"NONE", "INTEGER", "FLOAT", "DECIMAL", "STRING", "BOOLEAN", "DATE",
@@ -240,11 +235,11 @@ void jt_init_db_cast(void)
     for (int kind = JT_CAST_INTEGER; kind < JT_CAST_KINDS; kind++) {
         char name[32];
         snprintf(name, sizeof(name), "KIND_%s", names[kind]);
-        rb_define_const(h.mDbCast, name, INT2FIX(kind));
+        rb_define_const(jr.mDbCast, name, INT2FIX(kind));
     }
-    rb_define_const(h.mDbCast, "TIME_STRINGS_UNKNOWN", INT2FIX(JT_TIME_STRINGS_UNKNOWN));
-    rb_define_const(h.mDbCast, "TIME_STRINGS_REGEX", INT2FIX(JT_TIME_STRINGS_REGEX));
-    rb_define_const(h.mDbCast, "TIME_STRINGS_TIME_NEW", INT2FIX(JT_TIME_STRINGS_TIME_NEW));
+    rb_define_const(jr.mDbCast, "TIME_STRINGS_UNKNOWN", INT2FIX(JT_TIME_STRINGS_UNKNOWN));
+    rb_define_const(jr.mDbCast, "TIME_STRINGS_REGEX", INT2FIX(JT_TIME_STRINGS_REGEX));
+    rb_define_const(jr.mDbCast, "TIME_STRINGS_TIME_NEW", INT2FIX(JT_TIME_STRINGS_TIME_NEW));
     h.context = rb_intern("context");
-    jt_init_db_cast_times(h.mDbCast);
+    jt_init_db_cast_times();
 }

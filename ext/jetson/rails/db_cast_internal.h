@@ -25,7 +25,7 @@ bool jt_db_plain_integer(VALUE str, long *out);
 /* db_cast_times.c: datetime, time and timestamptz values; dates. */
 bool jt_db_write_datetime(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE raw);
 bool jt_db_write_date(jt_gen *g, jt_db_context *c, VALUE raw);
-void jt_init_db_cast_times(VALUE mDbCast);
+void jt_init_db_cast_times(void);
 
 bool jt_db_write_integer(jt_gen *g, jt_db_context *c, VALUE raw);
 bool jt_db_write_float(jt_gen *g, VALUE raw);

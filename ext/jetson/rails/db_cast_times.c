@@ -12,7 +12,6 @@
 
 /* Written once by jt_init_db_cast_times, only read afterwards. */
 static struct {
-    VALUE mDbCast;
     ID zone_period, zone_table, local_period, local_shift, utc_p;
 } h;
 
@@ -53,7 +52,7 @@ static bool table_period(jt_gen *g, jt_db_context *c, int64_t secs, struct jt_db
 {
     if (c->table_zone != c->zone || NIL_P(c->zone_table)) {
         jt_before_ruby(g);
-        VALUE table = rb_funcall(h.mDbCast, h.zone_table, 1, c->zone);
+        VALUE table = rb_funcall(jr.mDbCast, h.zone_table, 1, c->zone);
         c->zone_table = RB_TYPE_P(table, T_ARRAY) && RARRAY_LEN(table) % 4 == 0 ? table : Qfalse;
         c->table_zone = c->zone;
     }
@@ -84,7 +83,7 @@ static const struct jt_db_period *zone_period(jt_gen *g, jt_db_context *c, int64
     struct jt_db_period from_table;
     if (table_period(g, c, secs, &from_table)) return remember_period(c->zone_periods, &c->zone_period_count, from_table);
     jt_before_ruby(g);
-    VALUE found = rb_funcall(h.mDbCast, h.zone_period, 2, c->zone, LL2NUM(secs));
+    VALUE found = rb_funcall(jr.mDbCast, h.zone_period, 2, c->zone, LL2NUM(secs));
     if (!RB_TYPE_P(found, T_ARRAY) || RARRAY_LEN(found) != 4 || !FIXNUM_P(RARRAY_AREF(found, 2))) return NULL;
     struct jt_db_period period = {.zone = c->zone, .offset = (int32_t)FIX2LONG(RARRAY_AREF(found, 2)),
                                   .utc = RTEST(RARRAY_AREF(found, 3))};
@@ -102,7 +101,7 @@ static const struct jt_db_period *local_period(jt_gen *g, jt_db_context *c, int6
     const struct jt_db_period *p = cached_period(c->local_periods, c->local_period_count, Qnil, secs);
     if (p) return p;
     jt_before_ruby(g);
-    VALUE found = rb_funcall(h.mDbCast, h.local_period, 1, LL2NUM(secs));
+    VALUE found = rb_funcall(jr.mDbCast, h.local_period, 1, LL2NUM(secs));
     if (!RB_TYPE_P(found, T_ARRAY) || RARRAY_LEN(found) != 3 || !FIXNUM_P(RARRAY_AREF(found, 2))) return NULL;
     struct jt_db_period period = {.zone = Qnil, .offset = (int32_t)FIX2LONG(RARRAY_AREF(found, 2)), .utc = false};
     if (!int64_of(RARRAY_AREF(found, 0), INT64_MIN, &period.from) || !int64_of(RARRAY_AREF(found, 1), INT64_MAX, &period.to) ||
@@ -127,7 +126,7 @@ static bool local_instant(jt_gen *g, jt_db_context *c, long year, int month, int
         }
     }
     jt_before_ruby(g);
-    VALUE shift = rb_funcall(h.mDbCast, h.local_shift, 4, LONG2NUM(year), INT2FIX(month), INT2FIX(day), INT2FIX(hour));
+    VALUE shift = rb_funcall(jr.mDbCast, h.local_shift, 4, LONG2NUM(year), INT2FIX(month), INT2FIX(day), INT2FIX(hour));
     int slot = c->shift_count < JT_DB_PERIODS ? c->shift_count++ : (int)((uint64_t)hour_start / 3600 % JT_DB_PERIODS);
     c->shifts[slot].hour = hour_start;
     c->shifts[slot].known = FIXNUM_P(shift);
@@ -500,12 +499,8 @@ bool jt_db_write_date(jt_gen *g, jt_db_context *c, VALUE raw)
     return true;
 }
 
-void jt_init_db_cast_times(VALUE mDbCast)
+void jt_init_db_cast_times(void)
 {
-    h.mDbCast = mDbCast; /* registered by jt_init_db_cast */
-    h.zone_period = rb_intern("zone_period");
-    h.zone_table = rb_intern("zone_table");
-    h.local_period = rb_intern("local_period");
-    h.local_shift = rb_intern("local_shift");
-    h.utc_p = rb_intern("utc?");
+    jt_intern_ids("zone_period zone_table local_period local_shift utc?",
+        (ID *const[]){&h.zone_period, &h.zone_table, &h.local_period, &h.local_shift, &h.utc_p, NULL});
 }

@@ -4,6 +4,7 @@
  * reads. */
 
 #include "rails/diagnostics.h"
+#include "rails/handles.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
@@ -159,8 +160,7 @@ void jt_init_diagnostics(void)
     h.key = rb_ractor_local_storage_ptr_newkey(&diag_type);
     for (int k = 0; k < JT_DIAG_KINDS; k++) h.kinds[k] = ID2SYM(rb_intern(kind_names[k]));
     for (int r = 0; r < JT_WHY_REASONS; r++) h.reasons[r] = ID2SYM(rb_intern(reason_names[r]));
-    VALUE mRails = rb_define_module_under(jt.mJetson, "Rails");
-    VALUE mDiagnostics = rb_define_module_under(mRails, "Diagnostics");
+    VALUE mDiagnostics = rb_define_module_under(jr.mRails, "Diagnostics");
     rb_define_singleton_method(mDiagnostics, "readings", diag_s_readings, 0);
     rb_define_singleton_method(mDiagnostics, "reset!", diag_s_reset, 0);
     rb_define_singleton_method(mDiagnostics, "native", diag_s_native, 2);

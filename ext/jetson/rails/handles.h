@@ -9,6 +9,9 @@
 #include "json/handles.h"
 
 typedef struct jt_rails_handles {
+    /* Jetson::Rails (whose methods answer the native side's questions:
+     * stock?, memo_answer...), and its RecordPlan and DbCast. */
+    VALUE mRails, mRecordPlan, mDbCast;
     ID id_as_json, id_subset, id_serializable_hash, id_include_root_in_json, id_attribute_names_for_serialization,
         id_to_ary, id_to_a, id_records, id_jd, id_utc, id_utc_offset;
     VALUE sym_time, sym_time_with_zone, sym_date, sym_float, sym_model, sym_hash, sym_array, sym_only, sym_except,

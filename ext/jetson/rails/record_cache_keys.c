@@ -13,6 +13,7 @@
  * (version_of) is the one both paths use. */
 
 #include "rails/record_cache_keys.h"
+#include "rails/handles.h"
 #include "rails/attribute_set.h"
 #include "rails/stock_memo.h"
 #include "bytes/times.h"
@@ -23,7 +24,7 @@
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {
     ID ivar_new_record, ivar_primary_key, record_cache_keys, utc_p, getutc, strftime;
-    VALUE mRails, updated_at;
+    VALUE updated_at;
 } h;
 
 /* The class's part: RecordCacheKeys::Plan, a Struct made by
@@ -135,7 +136,7 @@ static VALUE native_key(VALUE self, VALUE record, VALUE plan)
     if (RTEST(rb_attr_get(record, h.ivar_new_record))) return Qnil;
 
     jt_attribute_access a;
-    jt_attribute_access_init(&a, h.mRails);
+    jt_attribute_access_init(&a, jr.mRails);
     VALUE casted;
     VALUE raw = jt_attribute_raw(&a, record, h.updated_at, &casted);
     VALUE id = raw == Qundef ? Qundef : id_of(&a, record, primary_key, plan);
@@ -168,21 +169,17 @@ static VALUE native_version(VALUE self, VALUE raw, VALUE plan)
  * for klass, kept until a method it rests on is defined again. */
 static VALUE stock_class(VALUE self, VALUE klass)
 {
-    return jt_stock_memo_ask(h.mRails, h.record_cache_keys, klass);
+    return jt_stock_memo_ask(jr.mRails, h.record_cache_keys, klass);
 }
 
 void jt_init_record_cache_keys(void)
 {
-    h.ivar_new_record = rb_intern("@new_record");
-    h.ivar_primary_key = rb_intern("@primary_key");
-    h.record_cache_keys = rb_intern("record_cache_keys");
-    h.utc_p = rb_intern("utc?");
-    h.getutc = rb_intern("getutc");
-    h.strftime = rb_intern("strftime");
-    h.mRails = rb_define_module_under(jt.mJetson, "Rails");
+    jt_intern_ids("@new_record @primary_key record_cache_keys utc? getutc strftime",
+        (ID *const[]){&h.ivar_new_record, &h.ivar_primary_key, &h.record_cache_keys, &h.utc_p, &h.getutc,
+            &h.strftime, NULL});
     h.updated_at = rb_obj_freeze(rb_str_new_cstr("updated_at"));
     rb_gc_register_mark_object(h.updated_at);
-    VALUE c = rb_define_class_under(h.mRails, "RecordCacheKeys", rb_cObject);
+    VALUE c = rb_define_class_under(jr.mRails, "RecordCacheKeys", rb_cObject);
     rb_define_private_method(c, "native_key", native_key, 2);
     rb_define_private_method(c, "native_version", native_version, 2);
     rb_define_singleton_method(c, "stock_class", stock_class, 1);
