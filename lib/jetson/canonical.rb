@@ -4,7 +4,7 @@ module Jetson
   class << self
     private
 
-    # rfc8785's object for what the native path (ext/jetson/canonical.c)
+    # rfc8785's object for what the native path (ext/jetson/json/canonical.c)
     # hands over: keys that are not plain UTF-8 Strings or Symbols, strict
     # mode's as_json (given as `as_json`), and keys that collide. Returns a new
     # Hash of String keys in UTF-16 code unit order, or raises what json 3.1

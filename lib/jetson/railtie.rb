@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "jetson/rails/rails"
+
 module Jetson
   # Opt-in from a Rails app's configuration (config/application.rb):
   #
@@ -14,6 +16,11 @@ module Jetson
   # escape_html_entities_in_json, use_standard_json_time_format,
   # time_precision, and render json:'s escape: false where
   # escape_json_responses is off (docs/rails.md, Settings).
+  #
+  # It is loaded by the entry points (jetson/rails, jetson/builder,
+  # jetson/jbuilder) in a Rails app and sits on top of lib/jetson's layers:
+  # what it installs comes from any of them (Rails mode, its Oj takeover,
+  # `render json_stream:`), each loaded when the app needs it.
   class Railtie < ::Rails::Railtie
     config.jetson = ActiveSupport::OrderedOptions.new
     config.jetson.rails_encoder = false
@@ -30,17 +37,19 @@ module Jetson
     # (lib/jetson/rails/oj_takeover.rb).
     config.after_initialize do |app|
       require "jetson/rails/oj_takeover"
-      wanted = app.config.jetson.rails_encoder || defined?(Jetson::Rails::JbuilderRailtie)
+      wanted = app.config.jetson.rails_encoder || defined?(Jetson::Views::Railtie)
       Jetson::Rails::OjTakeover.after_initialize(app, wanted: wanted)
     end
 
-    # `render json_stream:` (lib/jetson/rails/streaming.rb), in every
-    # controller with renderers; it writes the app's encoder's bytes, so it
-    # needs no setting.
+    # `render json_stream:` (lib/jetson/streaming/), in every controller
+    # with renderers; it writes the app's encoder's bytes, or with partial:
+    # the views' (jetson/jbuilder's or the jbuilder gem's), so it needs no
+    # setting. Here, on top, because streaming sits above Rails mode and the
+    # views.
     initializer "jetson.json_stream" do
       ActiveSupport.on_load(:action_controller) do
-        require "jetson/rails/streaming"
-        Jetson::Rails::Streaming.install
+        require "jetson/streaming/streaming"
+        Jetson::Streaming.install
       end
     end
   end

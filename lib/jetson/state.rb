@@ -2,7 +2,7 @@
 
 module Jetson
   # Generation options, with the json gem's names, defaults and behaviour.
-  # The accessors and #generate are native (ext/jetson/state.c).
+  # The accessors and #generate are native (ext/jetson/json/state.c).
   class State
     # Used for `sort_keys: true`, as in the json gem.
     DEFAULT_SORT_KEYS = Ractor.make_shareable(->(hash) { hash.sort.to_h })

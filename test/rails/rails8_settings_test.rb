@@ -284,10 +284,10 @@ class Rails8SettingsTest < Minitest::Test
   end
 
   def test_the_fragment_namespace_takes_each_stock_encoder_as_native
-    require "jetson/rails/fragment_cache"
+    require "jetson/views/fragment_cache"
     RailsOracle.reference_encoders.each do |encoder|
       ActiveSupport.json_encoder = encoder
-      refute_includes Jetson::Rails.fragment_namespace, encoder.name
+      refute_includes Jetson::Views::FragmentCache.jetson_namespace, encoder.name
     end
   end
 

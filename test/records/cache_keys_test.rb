@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "jetson/rails/record_cache_keys"
-require "jetson/rails/fragment_cache"
+require "jetson/views/fragment_cache"
 require "support/record_matrix"
 
 # A cached collection's records' cache_key and cache_version, made by
@@ -152,7 +152,7 @@ class RecordsCacheKeysTest < Minitest::Test
     records = klass.order(:id).limit(3).to_a
     assert_equal 3, records.size
     with_versioning do
-      cache = Jetson::Rails::FragmentCache.new(nil)
+      cache = Jetson::Views::FragmentCache.new(nil)
       keys = [records[0], ["v1", records[0]], ["v2", [records[1], :x, 3, nil], records[2]], "plain", ["v3", nil, 1.5],
               [klass.new(body: "new")], [records[1].tap { |r| r.updated_at = Time.utc(2031, 1, 1) }],
               { controller: "posts" }, [w.model(:sample).order(:id).first]]
@@ -160,7 +160,7 @@ class RecordsCacheKeysTest < Minitest::Test
         assert_equal ActiveSupport::Cache.expand_cache_key(key, :jbuilder),
                      ActiveSupport::Cache.expand_cache_key(cache.send(:with_record_keys, key), :jbuilder), key.inspect
       end
-      assert_kind_of Jetson::Rails::FragmentCache::RecordKey, cache.send(:with_record_keys, records[0])
+      assert_kind_of Jetson::Views::FragmentCache::RecordKey, cache.send(:with_record_keys, records[0])
     end
   end
 

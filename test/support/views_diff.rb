@@ -42,7 +42,7 @@ module ViewsDiff
     end
   end
 
-  # Jetson's namespace (Rails.fragment_namespace): format, settings and,
+  # Jetson's namespace (Jetson::Views::FragmentCache.jetson_namespace): format, settings and,
   # when ActiveSupport's encoder is one Jetson does not write as, its
   # class name. Keys themselves begin with "views/" or "jbuilder/".
   FRAGMENT_NAMESPACE = /\Ajetson:\d+:\w+:(?:[A-Z]\w*(?:::[A-Z]\w*)*:)?/

@@ -322,7 +322,7 @@ module BenchViews
   STORE_KEYS = {}
   # Jetson keeps its JSON fragments under a namespace of their own (the
   # encoding settings in its name); the floor reads the jetson world's.
-  STORE_NAMESPACE = (Jetson::Rails.fragment_namespace if defined?(Jetson::Rails::FragmentCache))
+  STORE_NAMESPACE = (Jetson::Views::FragmentCache.jetson_namespace if defined?(Jetson::Views::FragmentCache))
 end
 
 BenchViews::Application.routes.draw do

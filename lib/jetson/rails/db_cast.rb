@@ -2,7 +2,7 @@
 
 module Jetson
   module Rails
-    # The Ruby half of native casting (ext/jetson/db_cast.c): a value loaded
+    # The Ruby half of native casting (ext/jetson/rails/db_cast.c): a value loaded
     # from the database and not read yet is written as the bytes ActiveSupport
     # writes for what the attribute's type would make of it, without making
     # it. Here: which types are ActiveRecord's stock ones and what the native

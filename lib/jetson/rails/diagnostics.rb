@@ -34,9 +34,11 @@ module Jetson
     # to Ruby about classes (plans, stock methods): it stops growing once a
     # process is warm.
     #
-    # Defined in ext/jetson/diagnostics.c: readings, reset!, and native and
+    # Defined in ext/jetson/rails/diagnostics.c: readings, reset!, and native and
     # fallback (what the Ruby side counts, partials and calls).
     module Diagnostics
+      # What is counted, in the order of the snapshot and the report (see the
+      # module's comment).
       KINDS = %i[records values partials calls].freeze
 
       class << self

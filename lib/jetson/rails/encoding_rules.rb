@@ -5,7 +5,7 @@ module Jetson
     # What the app's ActiveSupport encoder does where ActiveSupport's versions
     # and encoders differ, found once from the loaded gems (mostly by asking
     # their code, not their version), and the flags Jetson.rails_generate
-    # takes for it (ext/jetson/rails.h, JT_RAILS_FLAG_*).
+    # takes for it (ext/jetson/rails/settings.h, JT_RAILS_FLAG_*).
     #
     # - the encoder: ActiveSupport 8.1 picks JSONGemCoderEncoder when the json
     #   gem has JSON::Coder (json 2.15.2 and later), else JSONGemEncoder;

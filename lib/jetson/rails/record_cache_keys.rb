@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "jetson/rails"
+require "jetson/rails/rails"
 require "jetson/rails/db_cast"
 
 module Jetson
@@ -26,7 +26,7 @@ module Jetson
     #   raw's UTC instant under the same strftime format, taken only where
     #   that truncation removes nothing.
     # The raw values and the id are read natively where nothing has built
-    # or assigned them (ext/jetson/record_cache_keys.c, which also holds the
+    # or assigned them (ext/jetson/rails/record_cache_keys.c, which also holds the
     # version rule both paths use): about 6-7 µs a record in ActiveRecord,
     # 0.9-1.4 µs here (bench/cache_keys.rb).
     #
@@ -48,7 +48,7 @@ module Jetson
       TIME_METHODS = %i[to_fs strftime utc? getutc].freeze
       private_constant :METHODS, :TIME_METHODS
 
-      # What a class's records take (ext/jetson/record_cache_keys.c reads
+      # What a class's records take (ext/jetson/rails/record_cache_keys.c reads
       # its members in this order): model_key, its model_name.cache_key;
       # strings, whether String raws take ActiveRecord's fast path;
       # time_format, the strftime format of a Time raw's version (nil: left

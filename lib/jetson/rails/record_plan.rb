@@ -2,7 +2,7 @@
 
 module Jetson
   module Rails
-    # What the native record reader (ext/jetson/record.c) may do for one
+    # What the native record reader (ext/jetson/rails/record.c) may do for one
     # ActiveRecord model without running the model's Ruby: which attributes
     # are read by ActiveRecord's own reader, and for which attribute types.
     #

@@ -25,7 +25,7 @@ class ViewsNativePathsTest < Minitest::Test
 
       owner = tp.defined_class
       name = tp.method_id
-      name = :"PartialRenderer##{name}" if name == :render_template && owner == ::Jetson::Rails::PartialRenderer
+      name = :"PartialRenderer##{name}" if name == :render_template && owner == ::Jetson::Views::PartialRenderer
       next if name == :render_template # ActionView's own renderers
       next if name == :_run && !owner.equal?(::ActionView::Base)
 
@@ -40,14 +40,14 @@ class ViewsNativePathsTest < Minitest::Test
   end
 
   def test_the_loaded_actionview_run_is_repeated_natively
-    assert Jetson::Rails::PartialRenderer::NATIVE_RUN, "#{rails}: ViewRunProbe refused ActionView::Base#_run"
+    assert Jetson::Views::PartialRenderer::NATIVE_RUN, "#{rails}: ViewRunProbe refused ActionView::Base#_run"
   end
 
   # The probe answers for what _run does, not for a version: a _run that
   # does any part of it differently is refused.
   def test_the_probe_refuses_a_run_that_differs
     same = Class.new(ActionView::Base) { def _run(*args, **keywords, &block) = super }
-    assert Jetson::Rails::ViewRunProbe.native?(same), "a _run that calls ActionView's"
+    assert Jetson::Views::ViewRunProbe.native?(same), "a _run that calls ActionView's"
 
     variants = {
       "keeps @virtual_path" => proc do |method, template, locals, buffer, &block|
@@ -81,7 +81,7 @@ class ViewsNativePathsTest < Minitest::Test
     }
     variants.each do |label, body|
       klass = Class.new(ActionView::Base) { define_method(:_run, &body) }
-      refute Jetson::Rails::ViewRunProbe.native?(klass), label
+      refute Jetson::Views::ViewRunProbe.native?(klass), label
     end
   end
 

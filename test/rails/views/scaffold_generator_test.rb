@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # `rails g scaffold` in an app that loads jetson/jbuilder in place of the
-# jbuilder gem (lib/jetson/rails/generators.rb) against the same commands in
+# jbuilder gem (lib/jetson/views/generators.rb) against the same commands in
 # an app with the gem: every file written and every line the generators print
 # must be the same, byte for byte, and the generated controllers and views
 # must answer the same requests with the same responses.

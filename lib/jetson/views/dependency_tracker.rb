@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "jetson/jbuilder" unless defined?(::Jbuilder) # (it requires this file in a Rails app)
+require "jetson/builder/jbuilder"
 
 # The partials a .json.jbuilder template renders, for cache digests: a
 # `cache!` or `cached:` key includes the digest of the template and of every

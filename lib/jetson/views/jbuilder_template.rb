@@ -4,10 +4,10 @@ require "action_view"
 require "active_support/cache"
 require "active_support/core_ext/array/extract_options"
 require "active_support/core_ext/object/blank"
-require "jetson/jbuilder" unless defined?(::Jbuilder) # (it requires this file in a Rails app)
-require "jetson/rails/partial_renderer"
-require "jetson/rails/collection_renderer"
-require "jetson/rails/fragment_cache"
+require "jetson/builder/jbuilder"
+require "jetson/views/partial_renderer"
+require "jetson/views/collection_renderer"
+require "jetson/views/fragment_cache"
 
 # `json` in a .json.jbuilder view: Jbuilder's DSL plus the view calls of the
 # jbuilder gem's JbuilderTemplate (partial!, cache!, cache_root!, cache_if!,
@@ -17,7 +17,7 @@ require "jetson/rails/fragment_cache"
 # view that renders it (no Hash per partial), a collection of partials looks
 # its template up once and runs it per element against that document, and
 # fragment caches hold the JSON text of the fragment, pasted back on a hit
-# without decoding it (see Jetson::Rails::FragmentCache).
+# without decoding it (see Jetson::Views::FragmentCache).
 class JbuilderTemplate < ::Jbuilder
   class << self
     # Options for looking partials up: only .jbuilder templates by default.
@@ -116,11 +116,11 @@ class JbuilderTemplate < ::Jbuilder
   private
 
   def _partials
-    @partials ||= ::Jetson::Rails::PartialRenderer.new(@context)
+    @partials ||= ::Jetson::Views::PartialRenderer.new(@context)
   end
 
   def _fragment_cache
-    @fragment_cache ||= ::Jetson::Rails::FragmentCache.new(@context)
+    @fragment_cache ||= ::Jetson::Views::FragmentCache.new(@context)
   end
 
   def _active_model?(object)

@@ -4,7 +4,7 @@ require "active_support/cache"
 require "jetson/rails/record_cache_keys"
 
 module Jetson
-  module Rails
+  module Views
     # Fragment caching for Jbuilder views, with the fragment's JSON text as
     # the cached value: `cache!` blocks and `cached:` collections of
     # JbuilderTemplate.
@@ -45,6 +45,20 @@ module Jetson
         def initialize(cache_key, cache_version)
           @cache_key_with_version = "#{cache_key}-#{cache_version}"
         end
+      end
+
+      # The namespace of Jetson's JSON fragments under the settings of the
+      # moment (see the class's comment).
+      def self.jetson_namespace
+        settings = ::ActiveSupport::JSON::Encoding
+        name = +"jetson:#{FORMAT}:"
+        name << (settings.escape_html_entities_in_json ? "h" : "n")
+        name << (settings.use_standard_json_time_format ? "s" : "l")
+        name << settings.time_precision.to_s
+        name << "x" if Jetson::Rails.js_separators_unescaped? # ActiveSupport 8.1's setting, off
+        encoder = ::ActiveSupport.json_encoder
+        name << ":" << encoder.name.to_s unless NATIVE_ENCODERS.include?(encoder.name)
+        name
       end
 
       def initialize(view)
@@ -112,7 +126,7 @@ module Jetson
       def with_record_keys(key)
         return key.map { |part| with_record_keys(part) } if ::Array === key
 
-        made = (@records ||= RecordCacheKeys.new).for(key)
+        made = (@records ||= Jetson::Rails::RecordCacheKeys.new).for(key)
         made ? RecordKey.new(*made) : key
       end
 
@@ -131,24 +145,7 @@ module Jetson
       def namespace(store, options)
         base = options.fetch(:namespace) { store.options[:namespace] }
         base = base.call if base.respond_to?(:call)
-        base ? "#{base}:#{Rails.fragment_namespace}" : Rails.fragment_namespace
-      end
-    end
-
-    class << self
-      # The namespace of Jetson's JSON fragments under the settings of the
-      # moment (see FragmentCache).
-      # @api private
-      def fragment_namespace
-        settings = ActiveSupport::JSON::Encoding
-        name = +"jetson:#{FragmentCache::FORMAT}:"
-        name << (settings.escape_html_entities_in_json ? "h" : "n")
-        name << (settings.use_standard_json_time_format ? "s" : "l")
-        name << settings.time_precision.to_s
-        name << "x" if Jetson::Rails.js_separators_unescaped? # ActiveSupport 8.1's setting, off
-        encoder = ActiveSupport.json_encoder
-        name << ":" << encoder.name.to_s unless FragmentCache::NATIVE_ENCODERS.include?(encoder.name)
-        name
+        base ? "#{base}:#{FragmentCache.jetson_namespace}" : FragmentCache.jetson_namespace
       end
     end
   end

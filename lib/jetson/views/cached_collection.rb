@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require "jetson/rails/fragment_cache"
-require "jetson/rails/collection_keys"
+require "jetson/views/fragment_cache"
+require "jetson/views/collection_keys"
 
 module Jetson
-  module Rails
+  module Views
     # A `cached: true` (or `cached: ->(item) { key }`) collection of partials:
     # ActionView's collection caching (CollectionCaching), keys and order
     # of work included, with each element's JSON text as the cached value,

@@ -1,21 +1,29 @@
 # frozen_string_literal: true
 
 require "rails"
-require "jetson/rails/jbuilder_template"
+require "jetson/views/jbuilder_template"
 
 module Jetson
-  module Rails
+  # Jbuilder views in a Rails app (lib/jetson/views/), on Jetson::Builder:
+  # the :jbuilder template handler (JbuilderTemplate, JbuilderHandler),
+  # partials (PartialRenderer), fragment caching with JSON text
+  # (FragmentCache, CachedCollection, CollectionKeys), the dependency tracker
+  # and the scaffold generators. Loaded by `require "jetson/jbuilder"` in a
+  # Rails app.
+  module Views
     # What the jbuilder gem's Railtie does, for apps that load
     # `jetson/jbuilder` in its place (`gem "jetson", require: "jetson/jbuilder"`):
     # .json.jbuilder views render with JbuilderTemplate, cache digests see
     # the partials they render, API controllers (ActionController::API)
     # render views, and `rails g scaffold` writes .json.jbuilder views.
-    class JbuilderRailtie < ::Rails::Railtie
+    # (`render json_stream:`, partials included, is Jetson::Railtie's: it
+    # sits above the views.)
+    class Railtie < ::Rails::Railtie
       initializer "jetson.jbuilder" do
         ActiveSupport.on_load(:action_view) do
           ActionView::Template.register_template_handler(:jbuilder, JbuilderHandler)
           require "action_view/dependency_tracker"
-          require "jetson/rails/dependency_tracker"
+          require "jetson/views/dependency_tracker"
           ActionView::DependencyTracker.register_tracker(:jbuilder, ::Jbuilder::DependencyTracker)
         end
 
@@ -31,19 +39,10 @@ module Jetson
         end
       end
 
-      # `render json_stream: records, partial:, as:` renders each batch with
-      # the app's .json.jbuilder partial (lib/jetson/rails/streaming.rb).
-      initializer "jetson.jbuilder.json_stream" do
-        ActiveSupport.on_load(:action_controller) do
-          require "jetson/rails/streaming"
-          Jetson::Rails::Streaming.install
-        end
-      end
-
       generators do |app|
         ::Rails::Generators.configure!(app.config.generators)
         ::Rails::Generators.hidden_namespaces.uniq!
-        require "jetson/rails/generators"
+        require "jetson/views/generators"
       end
     end
   end

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
 require "action_view"
-require "jetson/rails/cached_collection"
-require "jetson/rails/view_run_probe"
+require "jetson/views/cached_collection"
+require "jetson/views/view_run_probe"
 
 module Jetson
-  module Rails
+  module Views
     # Renders the partials of a JbuilderTemplate: what the jbuilder gem does
     # with `@context.render(options)` (ActionView's render helper, its
     # Renderer and a new PartialRenderer per call) and with its
@@ -137,12 +137,12 @@ module Jetson
         # a partial of another handler returns its content: the element
         buffer = template.handler.equal?(::JbuilderHandler) ? @buffer : nil
         if buffer && !block_given? && direct?(template)
-          Diagnostics.native(:partials, iteration.size)
+          Jetson::Rails::Diagnostics.native(:partials, iteration.size)
           return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
                                buffer, self, @native_run)
         end
         why = !buffer ? :handler : (block_given? ? :cache_miss : indirect_reason(template))
-        Diagnostics.fallback(:partials, why, nil, template.virtual_path, iteration.size)
+        Jetson::Rails::Diagnostics.fallback(:partials, why, nil, template.virtual_path, iteration.size)
         objects.each do |object|
           locals[as] = object
           locals[counter] = iteration.index
@@ -270,11 +270,11 @@ module Jetson
                                                   identifier: template.identifier, layout: nil,
                                                   locals: locals) do |payload|
           content = if jbuilder && direct?(template)
-                      Diagnostics.native(:partials, 1)
+                      Jetson::Rails::Diagnostics.native(:partials, 1)
                       run(template, locals, &@layout_block)
                     else
-                      Diagnostics.fallback(:partials, jbuilder ? indirect_reason(template) : :handler, nil,
-                                           template.virtual_path, 1)
+                      why = jbuilder ? indirect_reason(template) : :handler
+                      Jetson::Rails::Diagnostics.fallback(:partials, why, nil, template.virtual_path, 1)
                       template.render(@view, locals, jbuilder ? @buffer : nil, add_to_stack: true, &@layout_block)
                     end
           payload[:cache_hit] = @view.view_renderer.cache_hits[template.virtual_path]

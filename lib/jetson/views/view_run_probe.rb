@@ -3,7 +3,7 @@
 require "action_view"
 
 module Jetson
-  module Rails
+  module Views
     # Whether the loaded ActionView's ActionView::Base#_run does what the
     # native side repeats without a Ruby frame (jb_view_run in
     # ext/jetson/builder/partials.c) for a compiled .jbuilder partial:

@@ -3,7 +3,7 @@
 require "jetson/rails/record_cache_keys"
 
 module Jetson
-  module Rails
+  module Views
     # The cache keys of a cached collection's elements, as ActionView makes
     # them: combined_fragment_cache_key(cache_fragment_name(key, digest_path:)),
     # [:views, <RAILS_CACHE_ID>, <the controller's fragment_cache_keys>,
@@ -72,7 +72,7 @@ module Jetson
         @key_of = key_of
         @prefix = nil
         @prefix = prefix unless key_of || !stock_store?
-        @records = RecordCacheKeys.new
+        @records = Jetson::Rails::RecordCacheKeys.new
       end
 
       def for(item)

@@ -7,7 +7,7 @@ require "rails/generators/rails/scaffold_controller/scaffold_controller_generato
 
 # The scaffold generators of the jbuilder gem, for apps that use
 # `gem "jetson", require: "jetson/jbuilder"` in its place (required by
-# Jetson::Rails::JbuilderRailtie when Rails loads its generators, after the
+# Jetson::Views::Railtie when Rails loads its generators, after the
 # app's generator settings, so that lib/templates overrides are seen):
 #
 #   bin/rails g scaffold Post title:string     # also writes app/views/posts/
@@ -35,7 +35,7 @@ require "rails/generators/rails/scaffold_controller/scaffold_controller_generato
 # false`), Rails' generator lookup may load its rails:jbuilder file over this
 # one; it writes the same files.
 module Jetson
-  module Rails
+  module Views
     # Where the generators' templates are.
     # @api private
     module Generators
@@ -57,7 +57,7 @@ module Rails
     class JbuilderGenerator < NamedBase
       include ResourceHelpers
 
-      source_root File.join(::Jetson::Rails::Generators::TEMPLATES, "jbuilder")
+      source_root File.join(::Jetson::Views::Generators::TEMPLATES, "jbuilder")
 
       desc "Writes the .json.jbuilder views of a scaffold: index, show and the record's partial."
 
@@ -128,7 +128,7 @@ module Rails
     # .json (respond_to), the API controller renders the show view. The
     # jbuilder step runs after Rails' own (views, route, tests, helper).
     class ScaffoldControllerGenerator
-      source_paths << File.join(::Jetson::Rails::Generators::TEMPLATES, "scaffold_controller")
+      source_paths << File.join(::Jetson::Views::Generators::TEMPLATES, "scaffold_controller")
 
       hook_for :jbuilder, type: :boolean, default: true
 

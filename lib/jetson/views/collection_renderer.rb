@@ -3,13 +3,13 @@
 require "delegate"
 require "action_view"
 require "action_view/renderer/collection_renderer"
-require "jetson/jbuilder" unless defined?(::Jbuilder) # (it requires this file in a Rails app)
+require "jetson/builder/jbuilder"
 
 class Jbuilder
   # The jbuilder gem's renderer of `partial:`/`as:` collections, an
   # ActionView::CollectionRenderer: kept with the same constructor and
   # entry point (apps and tests set its collection_cache, which is
-  # ActionView's), rendering through the view's Jetson::Rails::PartialRenderer
+  # ActionView's), rendering through the view's Jetson::Views::PartialRenderer
   # into the builder's native document. JbuilderTemplate itself renders
   # collections with that PartialRenderer directly.
   class CollectionRenderer < ::ActionView::CollectionRenderer
