@@ -86,7 +86,7 @@ typedef struct jb_builder {
     bool records_ok;
     bool own_method_missing; /* the builder's class has Jetson::Builder's method_missing */
     /* A JbuilderTemplate (views): set! and array! given partial options
-     * render partials (lib/jetson/rails/jbuilder_template.rb). */
+     * render partials (lib/jetson/views/jbuilder_template.rb). */
     bool template;
     /* What the last _capture! block built, kept until it is merged or
      * written as JSON (cache! writes its fragment between the two). */

@@ -3,7 +3,7 @@
  * builder/tree.c, following jbuilder 2.15's definitions step by step. They
  * are C methods so that the hot calls (`json.id post.id`, a block per
  * element) cost no splat Array, no Proc and no Hash. The rest of the DSL
- * (construction, key formats, target!) is Ruby, in lib/jetson/builder.rb. */
+ * (construction, key formats, target!) is Ruby, in lib/jetson/builder/builder.rb. */
 
 #include "builder/builder.h"
 #include "rails/generate.h"

@@ -1,4 +1,4 @@
-/* The native side of JbuilderTemplate (lib/jetson/rails/jbuilder_template.rb):
+/* The native side of JbuilderTemplate (lib/jetson/views/jbuilder_template.rb):
  * what partials, collections and fragment caching need from the builder
  * beyond Jbuilder's DSL.
  *
