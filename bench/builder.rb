@@ -16,7 +16,7 @@
 
 require_relative "support/setup"
 require_relative "support/rails_stock"
-require_relative "../test/support/blog_models"
+require_relative "../kit/collection"
 require "benchmark/memory"
 require "objspace"
 require "jbuilder"
@@ -66,7 +66,7 @@ end
 # check below is independent for each of them (one contender's first call
 # cannot load an association the next one would then find loaded).
 
-BlogModels.seed_collection(posts: 100)
+Kit::Collection.seed(posts: 100)
 
 def count_sql
   queries = []

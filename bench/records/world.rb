@@ -44,7 +44,7 @@ when "jetson"
 else abort "usage: bench/records/world.rb jetson|jbuilder CONFIG_JSON"
 end
 require_relative "../support/runner" # JetsonBench::Compiler
-require_relative "../support/child_process"
+require_relative "../../kit/child_process"
 require_relative "cases"
 require_relative "data"
 
@@ -178,7 +178,7 @@ module RecordsBench
     def perform(message)
       case message
       in [:info] then info
-      in [:seed] then Data.create_schema!.then { Data.seed! }
+      in [:seed] then Data.seed!
       in [:counts] then Data.counts
       in [:check, name, label] then check(name, label)
       in [:time, name, label, warmup, seconds] then time(name, label, warmup, seconds)
@@ -187,7 +187,7 @@ module RecordsBench
     end
 
     def serve
-      JetsonBench::ChildProtocol.serve(self)
+      Kit::ChildProtocol.serve(self)
     end
   end
 end

@@ -7,8 +7,8 @@
 # when the scenario records them, emit the same ActionView and fragment-cache
 # events.
 
-require_relative "views_app"
-ViewsApp.boot(:jetson) unless ViewsApp.world
+require_relative "../../kit/views_app"
+Kit::ViewsApp.boot("jetson", :tests) unless Kit::ViewsApp.world
 require_relative "views_runner"
 require_relative "views_oracle"
 

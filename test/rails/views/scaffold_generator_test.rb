@@ -177,8 +177,8 @@ module ScaffoldChild
       end
       Object.const_set(:ScaffoldApp, app)
       app.initialize!
-      require_relative "../../support/stock_encoder_json3"
-      StockEncoderJson3.repair_if_refused # ActiveSupport 8.0 under json 3 (see there)
+      require_relative "../../../kit/stock_encoder_json3"
+      Kit::StockEncoderJson3.repair_if_refused # ActiveSupport 8.0 under json 3 (see there)
       app
     end
 
