@@ -16,8 +16,9 @@ module Kit
   #        child process, test/support/views_oracle.rb) and once by Jetson (in
   #        the test process), through Rack requests, with the same records: a
   #        few of each, with a column of every type a view writes. The
-  #        oldest framework defaults (no load_defaults), which the cases'
-  #        expected differences were written against; no eager loading.
+  #        frameworks' own defaults (no load_defaults: U+2028 escaped, as by
+  #        every Rails before 8.1; a scenario sets a newer default where it
+  #        tests it, test/support/views_runner.rb); no eager loading.
   # bench  bench/views.rb: three endpoints (views_app/bench/controllers.rb)
   #        and their floors, in the views of each layer (views_app/bench/views:
   #        jbuilder, props, jb; the jetson world renders the jbuilder ones),
@@ -33,53 +34,17 @@ module Kit
   module ViewsApp
     DIR = File.join(__dir__, "views_app")
 
-    Setup = Struct.new(:worlds, :load_defaults, :eager_load, :typed_columns, :views_by_world, :jetson_also, :secret,
+    Setup = Struct.new(:worlds, :load_defaults, :eager_load, :typed_columns, :views_by_world, :jetson_also,
                        keyword_init: true) do
       def worlds?(world) = worlds.include?(world)
     end
 
     SETUPS = {
       tests: Setup.new(worlds: %w[jetson jbuilder], load_defaults: false, eager_load: false, typed_columns: true,
-                       views_by_world: false, jetson_also: [], secret: "views"),
+                       views_by_world: false, jetson_also: []),
       bench: Setup.new(worlds: %w[jbuilder jetson props jb], load_defaults: true, eager_load: true,
-                       typed_columns: false, views_by_world: true, jetson_also: %w[jetson/rails], secret: "bench-views")
+                       typed_columns: false, views_by_world: true, jetson_also: %w[jetson/rails])
     }.freeze
-
-    class << self
-      # The booted world ("jetson", ...) and setup (:tests or :bench).
-      attr_reader :world, :setup
-
-      # database_url: the bench's --database (bench/views/database.rb);
-      # oj_optimize_rails: bench/views.rb --oj.
-      def boot(world, setup, database_url: "sqlite3::memory:", oj_optimize_rails: false)
-        world = world.to_s
-        config = SETUPS.fetch(setup)
-        raise ArgumentError, "#{setup}: world one of #{config.worlds.join(', ')}" unless config.worlds?(world)
-        raise "Kit::ViewsApp is already booted as #{@world}" if @world
-
-        @world = world
-        @setup = setup
-        RailsApp.require_world(world, also: world == "jetson" ? config.jetson_also : [])
-        RailsApp.define(self, root: root, views: views, secret: config.secret, load_defaults: config.load_defaults,
-                              eager_load: config.eager_load, database_url: database_url,
-                              oj_optimize_rails: oj_optimize_rails)
-        RailsApp.initialize!(Application)
-        require_relative "views_app/models"
-        require_relative "views_app/#{setup}/controllers"
-        require_relative "views_app/seeds"
-        Schema.load(typed_columns: config.typed_columns)
-        Seeds.public_send(setup)
-        RailsApp.check_world("Kit::ViewsApp", world)
-      end
-
-      # The setup's directory (Rails.root): its views are under views/.
-      def root = File.join(DIR, @setup.to_s)
-
-      def views
-        by_world = SETUPS.fetch(@setup).views_by_world
-        File.join(root, "views", *(by_world ? [@world == "jetson" ? "jbuilder" : @world] : []))
-      end
-    end
 
     module Schema
       module_function
@@ -119,6 +84,43 @@ module Kit
             t.timestamps precision: 6
           end
         end
+      end
+    end
+
+    class << self
+      # The booted world ("jetson", ...) and setup (:tests or :bench).
+      attr_reader :world, :setup
+
+      # database_url: the bench's --database (bench/views/database.rb);
+      # oj_optimize_rails: bench/views.rb --oj.
+      def boot(world, setup, database_url: "sqlite3::memory:", oj_optimize_rails: false)
+        world = world.to_s
+        config = SETUPS.fetch(setup)
+        raise ArgumentError, "#{setup}: world one of #{config.worlds.join(', ')}" unless config.worlds?(world)
+        raise "Kit::ViewsApp is already booted as #{@world}" if @world
+
+        @world = world
+        @setup = setup
+        RailsApp.require_world(world, also: world == "jetson" ? config.jetson_also : [])
+        RailsApp.define(self, root: root, views: views, secret: "views", load_defaults: config.load_defaults,
+                              eager_load: config.eager_load, database_url: database_url,
+                              oj_optimize_rails: oj_optimize_rails)
+        RailsApp.initialize!(Application)
+        require_relative "views_app/models"
+        require_relative "views_app/#{setup}/controllers"
+        require_relative "views_app/seeds"
+        Schema.load(typed_columns: config.typed_columns)
+        Seeds.public_send(setup)
+        RailsApp.check_world("Kit::ViewsApp", world)
+      end
+
+      # The setup's directory (Rails.root): its views are under views/.
+      def root = File.join(DIR, @setup.to_s)
+
+      # Where the booted world's views are (Rails' app/views).
+      def views
+        by_world = SETUPS.fetch(@setup).views_by_world
+        File.join(root, "views", *(by_world ? [@world == "jetson" ? "jbuilder" : @world] : []))
       end
     end
   end

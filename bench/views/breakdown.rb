@@ -20,11 +20,7 @@
 # request, not as instruction counts (bench/views.rb --callgrind gives those).
 
 $stdout.sync = true
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
+require_relative "../support/bundle"
 require "stackprof"
 require_relative "world"
 require_relative "../support/report"

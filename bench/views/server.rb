@@ -51,10 +51,10 @@ module BenchViews
       @endpoints = endpoints
       @yjit = yjit
       @command = command
-      @t0 = now
     end
 
     def run
+      @t0 = now
       wrk = Wrk.version
       boot
       puts "Jbuilder views through puma and wrk — #{settings}"

@@ -14,7 +14,7 @@
 #                                        count, cache reads/hits/writes
 #   [:floor_body, endpoint, body]        what the floors of endpoint render
 #   [:time, path, encoder, warmup, time] GC.start, requests for `warmup` s, GC.start,
-#                                        requests for `time` s: [requests, seconds]
+#                                        requests for `time` s: [requests, seconds, GCs]
 #   [:alloc, path, encoder, n]           GC.stat(:total_allocated_objects) delta per request
 #                                        over n requests (after one untimed)
 # Replies: [:ok, value] or [:error, class, message, backtrace].
@@ -26,17 +26,12 @@
 # under valgrind with N and with 0 and subtracts).
 
 $stdout.sync = true
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
-lib = File.expand_path("../../lib", __dir__)
-$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+require_relative "../support/bundle"
 require_relative "../support/rails_stock" # before anything can replace the encoder
 require_relative "../../kit/views_app"
 require_relative "../../kit/child_process"
 require_relative "database"
+require_relative "../support/slices"
 require "rack/mock"
 
 module BenchViews
@@ -99,26 +94,7 @@ module BenchViews
       subscribers&.each { |s| ActiveSupport::Notifications.unsubscribe(s) }
     end
 
-    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-
-    # Whole requests until `seconds` have passed: [requests, elapsed].
-    def run_for(path, seconds)
-      n = 0
-      start = now
-      loop do
-        request(path)
-        n += 1
-        elapsed = now - start
-        return [n, elapsed] if elapsed >= seconds
-      end
-    end
-
-    def time(path, warmup, seconds)
-      GC.start
-      run_for(path, warmup) if warmup.positive?
-      GC.start # no contender pays for the garbage of the one before it
-      run_for(path, seconds)
-    end
+    def time(path, warmup, seconds) = JetsonBench::Slices.time(warmup, seconds) { request(path) }
 
     def alloc(path, n)
       request(path)

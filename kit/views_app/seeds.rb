@@ -35,8 +35,6 @@ module Kit
       WORDS = %w[json rails view partial cache render fast query index post comment author the a of and to in
                  with for on is that by this & <b> café naïve über déjà].freeze
 
-      def text(rng, words) = Array.new(words) { WORDS.sample(random: rng) }.join(" ")
-
       # The benchmark's: 100 posts by 20 authors, 10 comments per post, each
       # comment by one of the authors. Values come from a seeded Random, so
       # every world holds the same rows. Text is mostly ASCII, with the
@@ -60,6 +58,8 @@ module Kit
           end
         end
       end
+
+      def text(rng, words) = Array.new(words) { WORDS.sample(random: rng) }.join(" ")
     end
   end
 end

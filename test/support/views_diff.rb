@@ -42,6 +42,14 @@ module ViewsDiff
     end
   end
 
+  # The names of the views in views/<dir>/ of the tests' app, partials
+  # (_name) left out.
+  def self.views_in(dir)
+    Dir[File.join(Kit::ViewsApp.root, "views", dir, "*.json.jbuilder")]
+      .map { |path| File.basename(path, ".json.jbuilder") }
+      .reject { |name| name.start_with?("_") }.sort.freeze
+  end
+
   # Jetson's namespace (Rails.fragment_namespace): format, settings and,
   # when ActiveSupport's encoder is one Jetson does not write as, its
   # class name. Keys themselves begin with "views/" or "jbuilder/".

@@ -133,7 +133,7 @@ module ViewsRunner
     # Ruby method of the jbuilder gem on one side and may be one of Jetson's
     # C methods, which Ruby places at their caller, on the other).
     def error_location(error)
-      frame = error.backtrace&.find { |line| line.start_with?(Kit::ViewsApp.root) }
+      frame = error.backtrace&.find { |line| line.start_with?(Kit::ViewsApp.views) }
       template = error.respond_to?(:file_name) ? [error.file_name.to_s.delete_prefix(Kit::ViewsApp.root), error.line_number] : nil
       [template, frame && frame.delete_prefix(Kit::ViewsApp.root)[/\A[^:]+:\d+/]]
     end

@@ -37,12 +37,6 @@ module Kit
       # (Rack::ETag's digest, the body's length) is the same.
       FLOOR_BODIES = {}
 
-      # StoreController's keys, by the ids of the posts they are for.
-      STORE_KEYS = {}
-      # Jetson keeps its JSON fragments under a namespace of their own (the
-      # encoding settings in its name); the floor reads the jetson world's.
-      STORE_NAMESPACE = (Jetson::Rails.fragment_namespace if defined?(Jetson::Rails::FragmentCache))
-
       # The templates floor's runner: each template looked up once (with the
       # locals its calls pass) and compiled as ActionView compiles it, then its
       # compiled method called directly, as Template#render's _run ends up
@@ -112,6 +106,12 @@ module Kit
           end
         end
       end
+
+      # StoreController's keys, by the ids of the posts they are for.
+      STORE_KEYS = {}
+      # Jetson keeps its JSON fragments under a namespace of their own (the
+      # encoding settings in its name); the floor reads the jetson world's.
+      STORE_NAMESPACE = (Jetson::Rails.fragment_namespace if defined?(Jetson::Rails::FragmentCache))
     end
   end
 end

@@ -11,9 +11,7 @@ require "support/views_diff"
 class ViewsErrorsTest < Minitest::Test
   include ViewsDiff
 
-  ERRORS = Dir[File.join(Kit::ViewsApp.root, "views/errors/*.json.jbuilder")]
-           .map { |path| File.basename(path, ".json.jbuilder") }
-           .reject { |name| name.start_with?("_") }.sort.freeze
+  ERRORS = ViewsDiff.views_in("errors")
 
   ERRORS.each do |name|
     define_method("test_#{name}") do

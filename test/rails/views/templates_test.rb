@@ -11,9 +11,7 @@ require "support/views_diff"
 class ViewsTemplatesTest < Minitest::Test
   include ViewsDiff
 
-  CASES = Dir[File.join(Kit::ViewsApp.root, "views/cases/*.json.jbuilder")]
-          .map { |path| File.basename(path, ".json.jbuilder") }
-          .reject { |name| name.start_with?("_") }.sort.freeze
+  CASES = ViewsDiff.views_in("cases")
   SCAFFOLD = %w[/posts /posts/3 /api_posts /api_posts/2].freeze
   PATHS = (SCAFFOLD + CASES.map { |name| "/cases/#{name}" }).freeze
 
