@@ -41,7 +41,9 @@ module BenchViews
       if detach
         ::ActionController::Base.prepend(Module.new do
           def send_action(...)
-            ::ActiveSupport::IsolatedExecutionState[:active_support_execution_context]&.delete(:controller)
+            # A Hash before Rails 8.1, a Record holding the Hash from 8.1 on.
+            context = ::ActiveSupport::IsolatedExecutionState[:active_support_execution_context]
+            (context.respond_to?(:store) ? context.store : context)&.delete(:controller)
             super
           end
         end)
