@@ -71,10 +71,12 @@ module Kit
       # A database of its own on the server of config (any process's: only
       # a client connects), made unless it is there: the config for it.
       def create_database(config, name)
-        postgresql = config[:adapter] == "postgresql"
-        with_client(config) do |query|
-          query.call(postgresql ? "CREATE DATABASE #{name}" : "CREATE DATABASE IF NOT EXISTS #{name} CHARACTER SET utf8mb4")
-        end
+        create = if config[:adapter] == "postgresql"
+                   "CREATE DATABASE #{name}"
+                 else
+                   "CREATE DATABASE IF NOT EXISTS #{name} CHARACTER SET utf8mb4"
+                 end
+        with_client(config) { |query| query.call(create) }
         config.merge(database: name)
       end
 

@@ -38,7 +38,7 @@ module Kit
     # where the apps differ:
     #   root, views           its directory and where its views are
     #   secret                secret_key_base
-    #   load_defaults         the loaded Rails's defaults (false: the oldest framework defaults)
+    #   load_defaults         the loaded Rails's defaults (false: the frameworks' own)
     #   eager_load            production's eager loading
     #   log                   where the logger writes (nil: nowhere), at :info as in production
     #   raise_errors          an error reaches the caller as raised, not as an error page
@@ -71,8 +71,10 @@ module Kit
         config.time_zone = "UTC"
         config.hosts.clear
         config.paths["app/views"] = views
-        %w[config/routes.rb config/initializers config/environments].each { |p| config.paths[p] = [] }
-        %w[app app/models app/controllers app/helpers app/mailers app/channels lib vendor].each { |p| config.paths[p] = [] }
+        # No config/ directory, and the app's Ruby files are required by its
+        # boot, not autoloaded (an app's directory may hold other Ruby).
+        %w[config/routes.rb config/initializers config/environments app app/models app/controllers app/helpers
+           app/mailers app/channels lib vendor].each { |p| config.paths[p] = [] }
         if oj_optimize_rails
           initializer("kit.oj_optimize_rails") do
             require "oj"
