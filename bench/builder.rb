@@ -16,13 +16,11 @@
 
 require_relative "support/setup"
 require_relative "support/rails_stock"
-require_relative "../test/support/blog_models"
+require_relative "../kit/collection"
 require "benchmark/memory"
 require "objspace"
 require "jbuilder"
-require "alba"
-require "panko_serializer"
-require "blueprinter"
+require_relative "support/collection_serializers"
 
 BLUEPRINTER_VERSION = JetsonBench::Environment.gem_version("blueprinter") || "?" # no VERSION constant loaded
 
@@ -66,7 +64,7 @@ end
 # check below is independent for each of them (one contender's first call
 # cannot load an association the next one would then find loaded).
 
-BlogModels.seed_collection(posts: 100)
+Kit::Collection.seed(posts: 100)
 
 def count_sql
   queries = []
@@ -109,58 +107,22 @@ def compile_template
 end
 
 # ---------------------------------------------------------------------------
-# Serializers, each written from its gem's documented API.
+# Serializers, each written from its gem's documented API
+# (bench/support/collection_serializers.rb), the comments' attributes the
+# template's. Blueprinter sorts fields by name (identifier first), which here
+# is the template's order anyway.
 
 module BuilderBench
-  # alba: resources with `attributes` and a `many` association.
-  class AlbaComment
-    include Alba::Resource
-
-    attributes :id, :body
-  end
-
-  class AlbaPost
-    include Alba::Resource
-
-    attributes :id, :body, :commenter_names
-    many :comments, resource: AlbaComment
-  end
-
-  # panko: serializers with `attributes`, a method field and `has_many`.
-  class PankoComment < Panko::Serializer
-    attributes :id, :body
-  end
-
-  class PankoPost < Panko::Serializer
-    attributes :id, :body, :commenter_names
-    has_many :comments, serializer: PankoComment
-
-    def commenter_names = object.commenter_names
-  end
-
-  # blueprinter: identifier, fields, association. Blueprinter sorts fields
-  # by name (identifier first), which here is the template's order anyway.
-  class CommentBlueprint < Blueprinter::Base
-    identifier :id
-    field :body
-  end
-
-  class PostBlueprint < Blueprinter::Base
-    identifier :id
-    fields :body, :commenter_names
-    association :comments, blueprint: CommentBlueprint
-  end
+  JetsonBench::CollectionSerializers.define(self, %i[id body])
 
   # The same document written by hand: every driver reads the records the
   # same way the template does (post.commenter_names, post.comments).
   module ByHand
     module_function
 
-    # jetson_writer and oj_string_writer are the same code on purpose, each
-    # with call sites of its own: one shared method would make those sites
-    # see two writer classes, which costs both under YJIT.
-    def jetson_writer(posts)
-      w = Jetson::Writer.new
+    # The document pushed onto a writer `w` (Jetson::Writer's and
+    # Oj::StringWriter's push API are the same).
+    PUSHES = <<~RUBY
       w.push_array
       posts.each do |post|
         w.push_object
@@ -181,32 +143,17 @@ module BuilderBench
       end
       w.pop
       w.to_s
-    end
+    RUBY
 
-    # mode: :rails escapes strings as ActiveSupport does (what Jbuilder's
-    # output goes through); panko drives its writer in the same mode.
-    def oj_string_writer(posts)
-      w = Oj::StringWriter.new(mode: :rails)
-      w.push_array
-      posts.each do |post|
-        w.push_object
-        w.push_value(post.id, "id")
-        w.push_value(post.body, "body")
-        w.push_array("commenter_names")
-        post.commenter_names.each { |name| w.push_value(name) }
-        w.pop
-        w.push_array("comments")
-        post.comments.each do |comment|
-          w.push_object
-          w.push_value(comment.id, "id")
-          w.push_value(comment.body, "body")
-          w.pop
-        end
-        w.pop
-        w.pop
-      end
-      w.pop
-      w.to_s
+    # jetson_writer and oj_string_writer run the same source, each compiled
+    # into a method of its own: one shared method would make its call sites
+    # see two writer classes, which costs both under YJIT. mode: :rails
+    # escapes strings as ActiveSupport does (what Jbuilder's output goes
+    # through); panko drives its writer in the same mode.
+    WRITERS = { jetson_writer: "Jetson::Writer.new", oj_string_writer: "Oj::StringWriter.new(mode: :rails)" }.freeze
+    WRITERS.each do |name, writer|
+      module_eval("# frozen_string_literal: true\ndef #{name}(posts)\nw = #{writer}\n#{PUSHES}end", __FILE__, __LINE__)
+      module_function name
     end
 
     def hash_generate(posts)

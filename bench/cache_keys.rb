@@ -19,11 +19,10 @@
 $stdout.sync = true
 require_relative "support/setup"
 require_relative "support/report"
-$LOAD_PATH.unshift(File.expand_path("../test", __dir__))
 require "tmpdir"
 require "active_record"
 require "jetson/rails/record_cache_keys"
-require "support/database_servers"
+require_relative "../kit/database_servers"
 
 module CacheKeysBench
   module_function
@@ -41,9 +40,9 @@ module CacheKeysBench
 
   def databases(tmp)
     list = [["sqlite3", { adapter: "sqlite3", database: File.join(tmp, "keys.sqlite3") }]]
-    pg = DatabaseServers.available(:postgresql)
+    pg = Kit::DatabaseServers.available(:postgresql)
     list << ["postgresql", pg] if pg
-    maria = DatabaseServers.available(:mariadb)
+    maria = Kit::DatabaseServers.available(:mariadb)
     if maria
       require "mysql2"
       client = Mysql2::Client.new(host: maria[:host], port: maria[:port], username: maria[:username])

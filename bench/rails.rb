@@ -13,7 +13,7 @@
 require_relative "support/setup"
 require_relative "support/rails_stock"
 require "jetson/rails"
-require_relative "../test/support/blog_models"
+require_relative "../kit/collection"
 
 options = JetsonBench::Options.parse(ARGV)
 if options.help?
@@ -43,7 +43,7 @@ STOCK_NOTE = "#{JetsonBench::RailsStock.describe} (as_json pass, json #{JSON::VE
 OJ_NOTE = "Oj #{defined?(Oj::VERSION) ? Oj::VERSION : '?'} after Oj.optimize_rails (Oj::Rails::Encoder as " \
           "ActiveSupport.json_encoder, every class optimized); compared after JSON.parse."
 
-BlogModels.seed_collection(posts: 100)
+Kit::Collection.seed(posts: 100)
 POSTS = Post.includes(:comments, :commenters).order(:id).to_a
 COLLECTION_OPTIONS = { only: [:id, :body], methods: :commenter_names,
                        include: { comments: { only: [:id, :body] } } }.freeze

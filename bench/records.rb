@@ -2,7 +2,7 @@
 
 # ActiveRecord as apps pass it, through JSON encoders and serializers, with
 # fresh loads: on SQLite (a database file) and on PostgreSQL (a server of its
-# own, test/support/database_servers.rb), the collection of the serializer
+# own, kit/database_servers.rb), the collection of the serializer
 # projects' benchmark (100 posts, 2 users and 20 comments each).
 #
 #   bundle exec ruby --yjit bench/records.rb [--quick] [--rounds=N] [--time=S] [FILTER ...]
@@ -18,7 +18,7 @@
 #    ::Jbuilder), one slice at a time, in rounds. See bench/README.md.
 
 require_relative "support/setup"
-require_relative "../test/support/database_servers"
+require_relative "../kit/database_servers"
 require_relative "records/cases"
 require_relative "records/driver"
 require_relative "records/report"
@@ -84,7 +84,7 @@ facts.each { |k, v| puts "  #{k}: #{v}" }
 
 tmp = Dir.mktmpdir("jetson-bench-records-")
 worlds = {}
-at_exit do # before DatabaseServers' own handler (at_exit runs in reverse): worlds disconnect first
+at_exit do # before Kit::DatabaseServers' own handler (at_exit runs in reverse): worlds disconnect first
   worlds.each_value(&:close)
   FileUtils.rm_rf(tmp)
 end
@@ -102,9 +102,9 @@ databases.each do |db|
   config = if db == "sqlite3"
              { adapter: "sqlite3", database: File.join(tmp, "records.sqlite3") }
            else
-             DatabaseServers.available(:postgresql) || begin
-               skipped << "postgresql: #{DatabaseServers.reason(:postgresql)}"
-               puts "\npostgresql unavailable, SQLite only: #{DatabaseServers.reason(:postgresql)}"
+             Kit::DatabaseServers.available(:postgresql) || begin
+               skipped << "postgresql: #{Kit::DatabaseServers.reason(:postgresql)}"
+               puts "\npostgresql unavailable, SQLite only: #{Kit::DatabaseServers.reason(:postgresql)}"
                next
              end
            end

@@ -19,20 +19,19 @@
 # stop the run. SQLite without its memory map, whose file pages would count
 # as the server's RSS.
 #
-#   bundle exec ruby --yjit bench/streaming.rb [--rows N] [--runs N]
+#   bundle exec ruby --yjit bench/streaming.rb [--rows N] [--runs N] [--no-write]
 #   bundle exec rake bench:streaming
 #
-# Writes bench/results/streaming.md.
+# Writes bench/results/streaming.md (--no-write: only prints it).
 
 require "bundler/setup"
-require "digest"
 require "optparse"
 require "tmpdir"
 require "fileutils"
 require "time"
 require "etc"
-require_relative "../test/support/streaming_server"
-require_relative "../test/support/streaming_database"
+require_relative "../kit/streaming_app/server"
+require_relative "../kit/streaming_app/database"
 
 module BenchStreaming
   CONTENDERS = [
@@ -53,10 +52,11 @@ module BenchStreaming
   module_function
 
   def options
-    opts = { rows: 100_000, runs: 3 }
+    opts = { rows: 100_000, runs: 3, write: true }
     OptionParser.new do |o|
       o.on("--rows N", Integer) { |n| opts[:rows] = n }
       o.on("--runs N", Integer) { |n| opts[:runs] = n }
+      o.on("--no-write") { opts[:write] = false }
     end.parse!
     opts
   end
@@ -64,8 +64,8 @@ module BenchStreaming
   def run
     opts = options
     dir = Dir.mktmpdir("jetson-bench-streaming-")
-    database = StreamingDatabase.sqlite(dir, mmap: false)
-    StreamingDatabase.fill(database, "orders", opts[:rows])
+    database = Kit::StreamingApp::Database.sqlite(dir, mmap: false)
+    Kit::StreamingApp::Database.fill(database, "orders", opts[:rows])
     results = CONTENDERS.map do |label, world, encoder, path, reference|
       result = measure(label, world, encoder, database, path, opts[:runs])
       warn format("%-60s ttfb %8.1f ms  total %7.2f s  RSS +%7.1f MB  %d chunks", label, result.ttfb * 1000,
@@ -79,42 +79,21 @@ module BenchStreaming
   end
 
   def measure(label, world, encoder, database, path, runs)
-    server = StreamingServer.start(world: world, encoder: encoder, database: database)
+    server = Kit::StreamingApp::Server.start(world: world, encoder: encoder, database: database)
     2.times { server.get("#{path}?count=2000") }
     base = server.json("/stats?gc=1")["hwm_kib"]
     samples = Array.new(runs) do |i|
       server.json("/stats?gc=1") unless i.zero?
-      request(server, path)
+      server.get_digest(path).tap { |r| raise "#{path}: #{r.status}" unless r.status == 200 }
     end
     growth = (server.json("/stats")["hwm_kib"] - base) / 1024.0
-    digests = samples.map { _1[:digest] }.uniq
+    digests = samples.map(&:digest).uniq
     raise "#{label}: runs wrote different bytes" unless digests.size == 1
 
-    Result.new(label: label, ttfb: median(samples.map { _1[:ttfb] }), total: median(samples.map { _1[:total] }),
-               growth_mb: growth, bytes: samples.first[:bytes], chunks: samples.first[:chunks], digest: digests.first)
+    Result.new(label: label, ttfb: median(samples.map(&:ttfb)), total: median(samples.map(&:total)),
+               growth_mb: growth, bytes: samples.first.bytes, chunks: samples.first.chunks, digest: digests.first)
   ensure
     server&.stop
-  end
-
-  def request(server, path)
-    digest = Digest::SHA256.new
-    bytes = chunks = 0
-    ttfb = nil
-    start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-    server.http.start do |conn|
-      conn.request(Net::HTTP::Get.new(path, "Accept" => "application/json")) do |res|
-        raise "#{path}: #{res.code}" unless res.code == "200"
-
-        res.read_body do |chunk|
-          ttfb ||= Process.clock_gettime(Process::CLOCK_MONOTONIC) - start
-          digest << chunk
-          bytes += chunk.bytesize
-          chunks += 1
-        end
-      end
-    end
-    { ttfb: ttfb, total: Process.clock_gettime(Process::CLOCK_MONOTONIC) - start, digest: digest.hexdigest,
-      bytes: bytes, chunks: chunks }
   end
 
   def median(values) = values.sort[values.size / 2]
@@ -169,10 +148,12 @@ module BenchStreaming
     results.each do |r|
       lines << format("| %s | %.1f ms | %.2f s | %.1f MB | %d |", r.label, r.ttfb * 1000, r.total, r.growth_mb, r.chunks)
     end
+    puts lines.join("\n")
+    return unless opts[:write]
+
     path = File.expand_path("results/streaming.md", __dir__)
     File.write("#{path}.tmp", "#{lines.join("\n")}\n")
     File.rename("#{path}.tmp", path)
-    puts lines.join("\n")
   end
 end
 

@@ -39,7 +39,7 @@ env = if SERVER
 ENV.each { |k, v| env[k] = v unless v.strip.empty? }
 options = JetsonBench::Options.parse(argv, env)
 # --oj: every world's app calls Oj.optimize_rails in an initializer, as apps
-# that keep Oj do (bench/views/app.rb); "stock" is then the encoder each app
+# that keep Oj do (kit/rails_app.rb); "stock" is then the encoder each app
 # has after booting: Oj's, or Jetson's where jetson/jbuilder takes it over.
 ENV["JETSON_VIEWS_OJ"] = options.oj? ? "1" : nil
 
@@ -373,7 +373,7 @@ explain = [
   "of requests), in the contender's world; includes the Rack env and everything Rails allocates.",
   "SQL: queries during one request (sql.active_record). output: the response body against the jbuilder gem's " \
   "(Jetson's must be byte-identical, else the run aborts; others compared after JSON.parse).",
-  "Every world is a process of its own booted from bench/views/app.rb: one view layer each (jbuilder, jetson, props, " \
+  "Every world is a process of its own booted from kit/views_app.rb: one view layer each (jbuilder, jetson, props, " \
   "jb), the same configuration (production-like: eager_load, cache_classes, logger at :info, :memory_store, " \
   "perform_caching) and the same 100 posts × (author, 10 comments with authors) in #{DATABASE_INFO}. Slices run " \
   "one at a time (GC.start before each warmup and each timed slice); the order of worlds and contenders rotates " \

@@ -74,20 +74,19 @@ class DumpTest < Minitest::Test
   # Integers, short Strings and Symbols are written in runs
   # (gen_elements_compact); a run stops where a chunk is pending, so long
   # Arrays of them stream in bounded writes too.
-  def test_integer_arrays_stream_in_chunks
-    doc = [Array.new(100_000) { |i| (i * 7919) - 1_000_000_000 }, "end"]
+  def assert_bounded_writes(doc)
     writes = dump_in_chunks(doc)
     assert_equal JSON.generate(doc), writes.join
     assert_operator writes.size, :>, 50
     assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
   end
 
+  def test_integer_arrays_stream_in_chunks
+    assert_bounded_writes([Array.new(100_000) { |i| (i * 7919) - 1_000_000_000 }, "end"])
+  end
+
   def test_string_arrays_stream_in_chunks
-    doc = [Array.new(50_000) { |i| i.even? ? "name #{i}" : :"symbol_#{i}" }, "end"]
-    writes = dump_in_chunks(doc)
-    assert_equal JSON.generate(doc), writes.join
-    assert_operator writes.size, :>, 50
-    assert_operator writes.map(&:bytesize).max, :<=, 16 * 1024
+    assert_bounded_writes([Array.new(50_000) { |i| i.even? ? "name #{i}" : :"symbol_#{i}" }, "end"])
   end
 
   # A big document reaches the io in several bounded writes, not one String.

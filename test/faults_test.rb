@@ -6,6 +6,7 @@ require "date"
 require "stringio"
 require "timeout"
 require "support/no_growth"
+require "support/mutated_containers"
 require_relative "support/subprocess"
 
 # Faults found by script/fuzz (each with the case that found it) and faults
@@ -284,19 +285,12 @@ class FaultsTest < Minitest::Test
   end
 
   def mutation_documents
-    %i[shrink grow clear].map do |how|
-      array = Array.new(40) { |i| "item #{i}" }
-      array.insert(3, Mutator.new(how, array))
-      [how, { "list" => array, "after" => array }]
-    end + %i[delete insert].map do |how|
-      hash = Array.new(20) { |i| ["k#{i}", i] }.to_h
-      hash["m"] = Mutator.new(how, hash)
-      hash["z"] = 1
-      [how, [hash, hash]]
-    end + %i[string reencode].map do |how|
+    strings = %i[string reencode].map do |how|
       string = +"sibling é"
       [how, [Mutator.new(how, string), string, { string => string }]]
     end
+    MutatedContainers.arrays(%i[shrink grow clear], 40, &Mutator.method(:new)) +
+      MutatedContainers.hashes(%i[delete insert], &Mutator.method(:new)) + strings
   end
 
   # The outcome (bytes, or the error's class and message) is json's, for
@@ -379,9 +373,6 @@ class FaultsTest < Minitest::Test
   # functions of its own, many documents each: what each gives is what the
   # main Ractor gives for the same documents.
   RACTOR_SCRIPT = <<~RUBY
-    $VERBOSE = nil
-    require "jetson"
-    #{RACTOR_VALUE}
     def docs(n)
       Array.new(60) { |i| { "r" => n, "i" => i, "s" => "é\u2028\#{i}" * (i % 7), :k => [i * 0.25, 2**(i + 40), nil, :sym] } }
     end
@@ -401,7 +392,6 @@ class FaultsTest < Minitest::Test
   RUBY
 
   def test_ractors_generate_in_parallel
-    skip "no Ractor" unless defined?(Ractor)
-    assert_equal "same,same,same,same", ruby_output(RACTOR_SCRIPT, quiet: true)
+    assert_equal "same,same,same,same", ractor_output(RACTOR_SCRIPT)
   end
 end

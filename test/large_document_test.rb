@@ -167,11 +167,7 @@ class LargeDocumentTest < Minitest::Test
   end
 
   def test_ractors_generate_large_documents_side_by_side
-    skip "no Ractor" unless defined?(Ractor)
-    script = <<~RUBY
-      $VERBOSE = nil
-      require "jetson"
-      #{RACTOR_VALUE}
+    output = ractor_output(<<~RUBY)
       ractors = 2.times.map do |n|
         Ractor.new(n) do |i|
           doc = Array.new(300) { |k| "r\#{i}-\#{k}-" + ("é" * 5000) }
@@ -181,6 +177,6 @@ class LargeDocumentTest < Minitest::Test
       print ractors.map { |r| (outs = ractor_value(r)).size == 1 ? outs[0] : "different outputs" }.join("\n")
     RUBY
     expected = 2.times.map { |i| JSON.generate(Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }) }
-    assert_equal expected.join("\n"), ruby_output(script, quiet: true)
+    assert_equal expected.join("\n"), output
   end
 end

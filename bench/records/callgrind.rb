@@ -24,8 +24,8 @@ module RecordsBench
       md = +"# ActiveRecord through encoders and serializers: instructions per call (callgrind)\n\n"
       facts.each { |k, v| md << "- **#{k}**: #{v}\n" }
       databases.each do |db|
-        config = db == "sqlite3" ? { adapter: "sqlite3", database: File.join(tmp, "records.sqlite3") } : DatabaseServers.available(:postgresql)
-        next puts("\n#{db}: unavailable (#{DatabaseServers.reason(:postgresql)})") unless config
+        config = db == "sqlite3" ? { adapter: "sqlite3", database: File.join(tmp, "records.sqlite3") } : Kit::DatabaseServers.available(:postgresql)
+        next puts("\n#{db}: unavailable (#{Kit::DatabaseServers.reason(:postgresql)})") unless config
 
         seeder = WorldProcess.new("jetson", config, yjit: false)
         seeder.call(:seed)

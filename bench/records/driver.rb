@@ -2,11 +2,11 @@
 
 require "json"
 require_relative "cases"
-require_relative "../support/child_process"
+require_relative "../../kit/child_process"
 
 module RecordsBench
   # A world process (bench/records/world.rb), driven one request at a time.
-  class WorldProcess < JetsonBench::ChildProcess
+  class WorldProcess < Kit::ChildProcess
     SCRIPT = File.expand_path("world.rb", __dir__)
 
     attr_reader :info

@@ -13,10 +13,10 @@ module RecordsBench
     serializers = info[:serializers] || {}
     [
       "Data: 100 posts, 200 users, 2,000 comments (20 per post by its 2 users), the values of " \
-      "test/support/blog_models.rb with fixed ids and timestamps (microseconds included), written by " \
-      "bench/records/data.rb into each database (SQLite: a file in a temporary directory; PostgreSQL: a server " \
-      "started for the run). Time zone aware attributes and Time.zone UTC, as a Rails app: timestamps are " \
-      "TimeWithZone. Models: test/support/blog_models.rb's Post, Comment, User, plus Post#to_builder.",
+      "kit/collection.rb with fixed ids and timestamps (microseconds included), written by " \
+      "Kit::Collection.insert_fixed! into each database (SQLite: a file in a temporary directory; PostgreSQL: a " \
+      "server started for the run). Time zone aware attributes and Time.zone UTC, as a Rails app: timestamps are " \
+      "TimeWithZone. Models: kit/collection.rb's Post, Comment, User, plus Post#to_builder.",
       "fresh: every call loads the records (the query is part of the call) and encodes them. loaded: the collection " \
       "is loaded and every attribute of every loaded record read before the slice (the slice reuses it; each " \
       "contender has its own). Floor (fresh only): the same query loading the same records (to_a), nothing read; " \

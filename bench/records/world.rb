@@ -24,13 +24,7 @@
 # heap the timed calls run on does not hold every contender's records.
 
 $stdout.sync = true
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
-lib = File.expand_path("../../lib", __dir__)
-$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+require_relative "../support/bundle"
 require "json"
 require "active_record"
 require_relative "../support/rails_stock" # before anything can replace the encoder
@@ -44,7 +38,8 @@ when "jetson"
 else abort "usage: bench/records/world.rb jetson|jbuilder CONFIG_JSON"
 end
 require_relative "../support/runner" # JetsonBench::Compiler
-require_relative "../support/child_process"
+require_relative "../support/slices"
+require_relative "../../kit/child_process"
 require_relative "cases"
 require_relative "data"
 
@@ -99,28 +94,10 @@ module RecordsBench
       end
     end
 
-    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-
-    # Whole calls until `seconds` have passed: [calls, elapsed].
-    def run_for(once, seconds)
-      n = 0
-      start = now
-      loop do
-        once.call
-        n += 1
-        elapsed = now - start
-        return [n, elapsed] if elapsed >= seconds
-      end
-    end
-
     def time(name, label, warmup, seconds)
       with(name, label) do |e|
-        GC.start
-        run_for(e.once, warmup) if warmup.positive?
-        GC.start # no contender pays for the garbage of the one before it
-        count = GC.count
-        n, elapsed = run_for(e.once, seconds)
-        [n, elapsed, GC.count - count]
+        once = e.once
+        JetsonBench::Slices.time(warmup, seconds) { once.call }
       end
     end
 
@@ -178,7 +155,7 @@ module RecordsBench
     def perform(message)
       case message
       in [:info] then info
-      in [:seed] then Data.create_schema!.then { Data.seed! }
+      in [:seed] then Data.seed!
       in [:counts] then Data.counts
       in [:check, name, label] then check(name, label)
       in [:time, name, label, warmup, seconds] then time(name, label, warmup, seconds)
@@ -187,7 +164,7 @@ module RecordsBench
     end
 
     def serve
-      JetsonBench::ChildProtocol.serve(self)
+      Kit::ChildProtocol.serve(self)
     end
   end
 end

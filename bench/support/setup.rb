@@ -3,12 +3,7 @@
 # Common prelude of the bench scripts: gems, the Jetson library, helpers.
 # Run the scripts through `bundle exec` from the repository root.
 
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
-
+require_relative "bundle"
 require "json"
 begin
   require "oj"
@@ -16,11 +11,9 @@ rescue LoadError
   warn "bench: oj is not installed; Oj contenders are skipped"
 end
 
-# The real Jetson: lib/ is on the load path under bundler (gemspec in the
-# Gemfile); add it ourselves otherwise. A stand-in loaded with `-r` before this
-# file (defining Jetson.generate and Jetson::BENCH_STAND_IN) is kept as is.
-lib = File.expand_path("../../lib", __dir__)
-$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+# The real Jetson (lib/ is on the load path: bundle.rb). A stand-in loaded
+# with `-r` before this file (defining Jetson.generate and
+# Jetson::BENCH_STAND_IN) is kept as is.
 unless defined?(Jetson) && Jetson.respond_to?(:generate)
   begin
     require "jetson"

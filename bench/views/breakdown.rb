@@ -20,11 +20,7 @@
 # request, not as instruction counts (bench/views.rb --callgrind gives those).
 
 $stdout.sync = true
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
+require_relative "../support/bundle"
 require "stackprof"
 require_relative "world"
 require_relative "../support/report"
@@ -34,7 +30,10 @@ module BenchViews
     module_function
 
     GC_FRAMES = ["(garbage collection)", "(marking)", "(sweeping)"].freeze
-    TEMPLATE = /\A#<Class:0x\h+>#_app_views_|_json_jbuilder__/
+    # ActionView names a template's compiled method after its path under
+    # Rails.root (kit/views_app/bench/: views/LAYER/...).
+    TEMPLATE_METHOD = "_views_"
+    TEMPLATE = /\A#<Class:0x\h+>##{TEMPLATE_METHOD}|_json_jbuilder__/
     # [part, pattern over frame names]; a sample goes to the first part one
     # of its frames matches.
     PARTS = [
@@ -76,7 +75,7 @@ module BenchViews
 
     def partials(path)
       count = 0
-      trace = TracePoint.new(:call) { |tp| count += 1 if tp.method_id.to_s.start_with?("_app_views_") }
+      trace = TracePoint.new(:call) { |tp| count += 1 if tp.method_id.to_s.start_with?(TEMPLATE_METHOD) }
       trace.enable { World.request(path) }
       count - 1 # the endpoint's own template
     end
@@ -105,7 +104,7 @@ module BenchViews
       view = name == "index" ? "/posts.json" : "/posts/#{name}.json"
       constant = view.sub("/posts", "/constant").sub("/constant.json", "/constant.json")
       reads = constant.sub("/constant", "/reads")
-      FLOOR_BODIES[name] = World.check(view)[:body].freeze
+      Kit::ViewsApp::Bench::FLOOR_BODIES[name] = World.check(view)[:body].freeze
       paths = { "view" => view, "floor: constant String" => constant, "floor: reads + constant String" => reads }
       paths.each_value { |p| 50.times { World.request(p) } }
       times = paths.transform_values { [] }

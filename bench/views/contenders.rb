@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../support/child_process"
+require_relative "../../kit/child_process"
 
 # The parent's side of bench/views.rb: the endpoints, the contenders (which
 # world serves each, at which path, with which encoder) and the world
@@ -80,7 +80,7 @@ module BenchViews
                   encoder: "stock", check: [:bytes, GEM], skip: { "cached" => "a warm cached request runs no partial" },
                   note: "the constant floor, plus the endpoint's view and every partial it renders run as their " \
                         "compiled methods with their locals and a json whose every call does nothing but run the " \
-                        "partials (bench/views/app/controllers.rb, NullJson): the templates' own Ruby, which any " \
+                        "partials (kit/views_app/bench/controllers.rb, NullJson): the templates' own Ruby, which any " \
                         "Jbuilder runs (their arguments and options, post_url, the association readers, " \
                         "ActionView's compiled-method prologue), without building JSON"),
     Contender.new(label: "floor: constant String (jetson world)", world: "jetson", kind: :constant, role: :floor,
@@ -94,12 +94,12 @@ module BenchViews
                   skip: { "index" => "no cache is read", "nested" => "no cache is read" },
                   note: "the constant floor, plus the store's own read_multi of the 100 entries the jetson world's " \
                         "cached view wrote, under the keys ActionView makes for posts/_post, expanded once per world " \
-                        "and kept (bench/views/app/controllers.rb, StoreController): the least a view layer " \
+                        "and kept (kit/views_app/bench/controllers.rb, StoreController): the least a view layer " \
                         "pays to read the cached elements, without making their keys")
   ].freeze
 
   # A world process, driven one request at a time (World.perform's protocol).
-  class WorldProcess < JetsonBench::ChildProcess
+  class WorldProcess < Kit::ChildProcess
     SCRIPT = File.expand_path("world.rb", __dir__)
 
     attr_reader :info

@@ -1,11 +1,12 @@
 # frozen_string_literal: true
 
 require "uri"
+require_relative "../../kit/database_servers"
 
 module BenchViews
   # The database of bench/views.rb's worlds: sqlite3 :memory: (the default)
-  # or, with --database=postgresql|mysql2|trilogy, a server of the tests'
-  # own (test/support/database_servers.rb: started on a free local port in a
+  # or, with --database=postgresql|mysql2|trilogy, a server of the kit's
+  # own (kit/database_servers.rb: started on a free local port in a
   # temporary directory, stopped when this process exits), as apps run in
   # production. The worlds find it through JETSON_VIEWS_DATABASE_URL and
   # each world process makes a database of its own there.
@@ -31,13 +32,14 @@ module BenchViews
       ENV.delete(ENV_NAME)
       return "sqlite3 :memory:" if name == "sqlite3"
 
-      $LOAD_PATH.unshift(File.expand_path("../../test", __dir__))
-      require "support/database_servers"
       server = name == "postgresql" ? :postgresql : :mariadb
-      config = DatabaseServers.available(server) || abort("--database=#{name}: #{DatabaseServers.reason(server)}")
+      config = Kit::DatabaseServers.available(server) ||
+               abort("--database=#{name}: #{Kit::DatabaseServers.reason(server)}")
       ENV[ENV_NAME] = URI::Generic.build(scheme: name, userinfo: config[:username], host: config[:host],
                                          port: config[:port], path: "/#{config[:database]}").to_s
-      version = with_client(ENV[ENV_NAME]) { |query| query.call(server == :postgresql ? "SHOW server_version" : "SELECT VERSION()") }
+      version = Kit::DatabaseServers.with_client(config) do |query|
+        query.call(server == :postgresql ? "SHOW server_version" : "SELECT VERSION()")
+      end
       "#{server == :postgresql ? 'PostgreSQL' : 'MariaDB'} #{version} (a server of this run on 127.0.0.1, " \
         "a database per world process)"
     end
@@ -51,31 +53,14 @@ module BenchViews
       return "sqlite3::memory:" if base.empty?
 
       uri = URI(base)
+      server = { adapter: uri.scheme, host: uri.host, port: uri.port, username: uri.user }
       name = "bench_views_#{world}_#{Process.pid}"
-      with_client(base) { |query| query.call("CREATE DATABASE #{name}#{uri.scheme == 'postgresql' ? '' : ' CHARACTER SET utf8mb4'}") }
+      Kit::DatabaseServers.create_database(server, name)
       owner = Process.pid
-      force = uri.scheme == "postgresql" ? " WITH (FORCE)" : "" # the pool's connections are still open
-      at_exit { with_client(base) { |query| query.call("DROP DATABASE IF EXISTS #{name}#{force}") } if Process.pid == owner }
+      at_exit { Kit::DatabaseServers.drop_database(server, name) if Process.pid == owner }
       uri.path = "/#{name}"
       uri.query = "encoding=utf8mb4" unless uri.scheme == "postgresql"
       uri.to_s
-    end
-
-    # Yields a lambda running one SQL statement on the server of url (its
-    # first value back); the connection is closed after the block.
-    def with_client(url)
-      uri = URI(url)
-      if uri.scheme == "postgresql"
-        require "pg"
-        conn = PG.connect(host: uri.host, port: uri.port, user: uri.user, dbname: uri.path.delete_prefix("/"))
-        yield ->(sql) { conn.exec(sql).values.dig(0, 0) }
-      else
-        require "mysql2"
-        conn = Mysql2::Client.new(host: uri.host, port: uri.port, username: uri.user)
-        yield ->(sql) { conn.query(sql, as: :array)&.first&.first }
-      end
-    ensure
-      conn&.close
     end
   end
 end

@@ -41,7 +41,9 @@ module BenchViews
       if detach
         ::ActionController::Base.prepend(Module.new do
           def send_action(...)
-            ::ActiveSupport::IsolatedExecutionState[:active_support_execution_context]&.delete(:controller)
+            # A Hash before Rails 8.1, a Record holding the Hash from 8.1 on.
+            context = ::ActiveSupport::IsolatedExecutionState[:active_support_execution_context]
+            (context.respond_to?(:store) ? context.store : context)&.delete(:controller)
             super
           end
         end)
@@ -52,7 +54,7 @@ module BenchViews
       promoted = 0
       minors_alone = 0
       before = GC.stat
-      started = World.now
+      started = JetsonBench::Slices.now
       requests.times do
         a = GC.stat
         World.request(path)
@@ -64,7 +66,7 @@ module BenchViews
           minors_alone += b[:minor_gc_count] - a[:minor_gc_count]
         end
       end
-      elapsed = World.now - started
+      elapsed = JetsonBench::Slices.now - started
       after = GC.stat
       puts JSON.generate(ms: elapsed * 1000 / requests, minors: after[:minor_gc_count] - before[:minor_gc_count],
                          majors: majors, promoted_per_minor: minors_alone.zero? ? 0 : promoted / minors_alone,

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-# A world of bench/views.rb --server: a child process that boots
-# bench/views/app.rb with one view layer, exactly as bench/views/world.rb
-# does, sets ActiveSupport's encoder once for the whole process, and serves
-# the app with puma on 127.0.0.1 (a free port): single mode (no workers),
-# min = max = THREADS threads. The parent drives it over stdin/stdout with
+# A world of bench/views.rb --server: a child process that boots the kit's
+# views app with one view layer, exactly as bench/views/world.rb does, sets
+# ActiveSupport's encoder once for the whole process, and serves the app
+# with puma on 127.0.0.1 (a free port): single mode (no workers), min = max
+# = THREADS threads. The parent drives it over stdin/stdout with
 # world.rb's messages (4-byte length + Marshal dump):
 #
 #   ruby [--yjit] bench/views/puma_world.rb WORLD ENCODER THREADS
@@ -146,7 +146,7 @@ module BenchViews
       case message
       in [:rack, path, n] then rack(path, n)
       in [:info] then info
-      in [:floor_body, endpoint, body] then BenchViews::FLOOR_BODIES[endpoint] = body.freeze
+      in [:floor_body, endpoint, body] then Kit::ViewsApp::Bench::FLOOR_BODIES[endpoint] = body.freeze
       in [:watch] then watch
       in [:unwatch] then unwatch
       in [:settle, gc] then settle(gc)

@@ -51,10 +51,10 @@ module BenchViews
       @endpoints = endpoints
       @yjit = yjit
       @command = command
-      @t0 = now
     end
 
     def run
+      @t0 = now
       wrk = Wrk.version
       boot
       puts "Jbuilder views through puma and wrk — #{settings}"
@@ -333,7 +333,7 @@ module BenchViews
     def explain
       [
         "Each world (one view layer) and encoder is a puma #{@servers.values.first.info[:puma]} server of its own " \
-        "(bench/views/puma_world.rb), booted from bench/views/app.rb as the Rack-level worlds are, in single mode " \
+        "(bench/views/puma_world.rb), booted from kit/views_app.rb as the Rack-level worlds are, in single mode " \
         "on 127.0.0.1, once with min = max = 1 thread and once with 2. ActiveSupport.json_encoder is process-wide, not " \
         "per thread, so it is set once per server: the render json: Hashes contender with Jetson::RailsEncoder has " \
         "servers of their own.",

@@ -1,20 +1,20 @@
 # frozen_string_literal: true
 
-# A world of bench/views.rb: a child process that boots bench/views/app.rb
-# with one view layer and serves the parent's requests until its stdin
-# closes. Nothing it does is timed while another world runs: the parent asks
+# A world of bench/views.rb: a child process that boots the kit's views app
+# (kit/views_app.rb, its bench setup) with one view layer and serves the
+# parent's requests until its stdin closes. Nothing it does is timed while another world runs: the parent asks
 # one world at a time and waits for the answer.
 #
 #   ruby [--yjit] bench/views/world.rb WORLD
 #
-# Protocol (as test/support/views_oracle.rb): each message is a 4-byte
-# big-endian length and a Marshal dump. Requests are Arrays:
+# Protocol (Kit::ChildProcess's): each message is a 4-byte big-endian
+# length and a Marshal dump. Requests are Arrays:
 #   [:info]                              Ruby, YJIT, loaded gem versions, Jbuilder's origin
 #   [:check, path, encoder]              one request: status, content type, body, SQL
 #                                        count, cache reads/hits/writes
 #   [:floor_body, endpoint, body]        what the floors of endpoint render
 #   [:time, path, encoder, warmup, time] GC.start, requests for `warmup` s, GC.start,
-#                                        requests for `time` s: [requests, seconds]
+#                                        requests for `time` s: [requests, seconds, GCs]
 #   [:alloc, path, encoder, n]           GC.stat(:total_allocated_objects) delta per request
 #                                        over n requests (after one untimed)
 # Replies: [:ok, value] or [:error, class, message, backtrace].
@@ -26,23 +26,25 @@
 # under valgrind with N and with 0 and subtracts).
 
 $stdout.sync = true
-begin
-  require "bundler/setup" unless defined?(Bundler)
-rescue LoadError
-  nil
-end
-lib = File.expand_path("../../lib", __dir__)
-$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+require_relative "../support/bundle"
 require_relative "../support/rails_stock" # before anything can replace the encoder
-require_relative "app"
-require_relative "../support/child_process"
+require_relative "../../kit/views_app"
+require_relative "../../kit/child_process"
+require_relative "database"
+require_relative "../support/slices"
 require "rack/mock"
 
 module BenchViews
+  # Boots the world's app: the database of --database (Database.url), and
+  # under --oj what apps that keep Oj have in config/initializers.
+  def self.boot(world)
+    Kit::ViewsApp.boot(world, :bench, database_url: Database.url(world), oj_optimize_rails: !ENV["JETSON_VIEWS_OJ"].nil?)
+  end
+
   module World
     module_function
 
-    def app = BenchViews::Application
+    def app = Kit::ViewsApp::Application
 
     # The encoder the app has once booted: ActiveSupport's own, or under
     # --oj Oj's (Oj.optimize_rails) or Jetson's (jetson/jbuilder takes it
@@ -92,26 +94,7 @@ module BenchViews
       subscribers&.each { |s| ActiveSupport::Notifications.unsubscribe(s) }
     end
 
-    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-
-    # Whole requests until `seconds` have passed: [requests, elapsed].
-    def run_for(path, seconds)
-      n = 0
-      start = now
-      loop do
-        request(path)
-        n += 1
-        elapsed = now - start
-        return [n, elapsed] if elapsed >= seconds
-      end
-    end
-
-    def time(path, warmup, seconds)
-      GC.start
-      run_for(path, warmup) if warmup.positive?
-      GC.start # no contender pays for the garbage of the one before it
-      run_for(path, seconds)
-    end
+    def time(path, warmup, seconds) = JetsonBench::Slices.time(warmup, seconds) { request(path) }
 
     def alloc(path, n)
       request(path)
@@ -124,7 +107,7 @@ module BenchViews
       origin = defined?(::JbuilderTemplate) ? ::JbuilderTemplate.instance_method(:partial!).source_location&.first : nil
       yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false
       gems = %w[rails jbuilder props_template jb oj sqlite3 json].to_h { |g| [g, Gem.loaded_specs[g]&.version&.to_s] }
-      { world: BenchViews.world, pid: Process.pid, ruby: RUBY_DESCRIPTION, yjit: yjit, gems: gems,
+      { world: Kit::ViewsApp.world, pid: Process.pid, ruby: RUBY_DESCRIPTION, yjit: yjit, gems: gems,
         jbuilder_template: origin, jetson: defined?(::Jetson::VERSION) ? ::Jetson::VERSION : nil,
         booted_encoder: booted_encoder.name,
         handlers: ActionView::Template::Handlers.extensions.map(&:to_s).sort }
@@ -134,7 +117,7 @@ module BenchViews
       case message
       in [:info] then info
       in [:check, path, encoder] then (self.encoder = encoder) && check(path)
-      in [:floor_body, endpoint, body] then BenchViews::FLOOR_BODIES[endpoint] = body.freeze
+      in [:floor_body, endpoint, body] then Kit::ViewsApp::Bench::FLOOR_BODIES[endpoint] = body.freeze
       in [:time, path, encoder, warmup, seconds] then (self.encoder = encoder) && time(path, warmup, seconds)
       in [:alloc, path, encoder, n] then (self.encoder = encoder) && alloc(path, n)
       end
@@ -143,15 +126,15 @@ module BenchViews
     # Answers the parent's messages until its pipe closes (handler: this
     # world, or bench/views/puma_world.rb's).
     def serve(handler = self)
-      JetsonBench::ChildProtocol.serve(handler)
+      Kit::ChildProtocol.serve(handler)
     end
 
     # Without the parent: a floor renders this world's own view body of
     # the endpoint.
     def own_floor_bodies
-      BenchViews::RELATIONS.each_key do |endpoint|
+      Kit::ViewsApp::Bench::RELATIONS.each_key do |endpoint|
         view = endpoint == "index" ? "/posts.json" : "/posts/#{endpoint}.json"
-        BenchViews::FLOOR_BODIES[endpoint] = check(view)[:body].freeze
+        Kit::ViewsApp::Bench::FLOOR_BODIES[endpoint] = check(view)[:body].freeze
       end
     end
 

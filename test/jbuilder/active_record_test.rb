@@ -2,7 +2,7 @@
 
 require "minitest/autorun"
 require "jetson/jbuilder"
-require_relative "../support/blog_models"
+require_relative "../../kit/collection"
 
 # ActiveRecord relations and associations as collections: Jetson walks their
 # records instead of calling their map when map, each and records are
@@ -11,7 +11,7 @@ require_relative "../support/blog_models"
 # be iterated its own way.
 class JbuilderActiveRecordTest < Minitest::Test
   def setup
-    BlogModels.seed_collection(posts: 5)
+    Kit::Collection.seed(posts: 5)
   end
 
   def render(posts, comments)

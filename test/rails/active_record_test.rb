@@ -3,7 +3,7 @@
 require "test_helper"
 require "support/rails_oracle"
 require "jetson/rails"
-require "support/blog_models"
+require_relative "../../kit/collection"
 require "support/rails_graph"
 require "support/differential"
 
@@ -13,7 +13,7 @@ class ActiveRecordTest < Minitest::Test
   STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
 
   def setup
-    BlogModels.seed_collection(posts: 12)
+    Kit::Collection.seed(posts: 12)
     @saved = [ActiveSupport::JSON::Encoding.escape_html_entities_in_json,
               ActiveSupport::JSON::Encoding.use_standard_json_time_format,
               ActiveSupport::JSON::Encoding.time_precision, Time.zone, ActiveRecord::Base.include_root_in_json]
@@ -106,7 +106,7 @@ class ActiveRecordTest < Minitest::Test
   end
 
   def test_models_that_change_their_serialization
-    BlogModels.connect
+    Kit::Collection.connect
     special = Class.new(Post) do
       def self.name = "SpecialPost"
       def serializable_hash(options = nil) = super.merge("special" => true)

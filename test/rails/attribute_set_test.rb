@@ -3,7 +3,7 @@
 require "test_helper"
 require "support/rails_oracle"
 require "jetson/rails"
-require "support/blog_models"
+require_relative "../../kit/collection"
 require "support/native_read_checks"
 
 # Jetson reads a record's attributes from ActiveModel's attribute set
@@ -23,7 +23,7 @@ class AttributeSetTest < Minitest::Test
              { include: { comments: { except: :post_id, include: { commenter: { only: :name } } } } }].freeze
 
   def setup
-    BlogModels.seed_collection(posts: 6)
+    Kit::Collection.seed(posts: 6)
   end
 
   def teardown

@@ -3,11 +3,11 @@
 require "test_helper"
 require "bigdecimal"
 require "active_record"
-require "support/blog_models"
-require "support/database_servers"
+require_relative "../../kit/collection"
+require_relative "../../kit/database_servers"
 
-# The PostgreSQL and MariaDB servers of test/support/database_servers.rb take
-# a row through ActiveRecord and back, on each adapter apps use (pg, mysql2,
+# The PostgreSQL and MariaDB servers of kit/database_servers.rb take a row
+# through ActiveRecord and back, on each adapter apps use (pg, mysql2,
 # trilogy). Each adapter connects through an abstract class of its own, so
 # ActiveRecord::Base keeps the sqlite3 database the other Rails tests in this
 # process share.
@@ -37,24 +37,24 @@ class DatabaseServersTest < Minitest::Test
   end
 
   def test_postgresql
-    config = DatabaseServers.available(:postgresql) or skip DatabaseServers.reason(:postgresql)
+    config = Kit::DatabaseServers.available(:postgresql) or skip Kit::DatabaseServers.reason(:postgresql)
     round_trip(PgRecord, PgWidget, config, "PostgreSQL")
   end
 
   def test_mariadb_with_mysql2
-    config = DatabaseServers.available(:mariadb) or skip DatabaseServers.reason(:mariadb)
+    config = Kit::DatabaseServers.available(:mariadb) or skip Kit::DatabaseServers.reason(:mariadb)
     round_trip(Mysql2Record, Mysql2Widget, config, "Mysql2")
   end
 
   def test_mariadb_with_trilogy
-    config = DatabaseServers.available(:mariadb) or skip DatabaseServers.reason(:mariadb)
+    config = Kit::DatabaseServers.available(:mariadb) or skip Kit::DatabaseServers.reason(:mariadb)
     round_trip(TrilogyRecord, TrilogyWidget, config.merge(adapter: "trilogy"), "Trilogy")
   end
 
   private
 
   def round_trip(base, model, config, adapter_name)
-    BlogModels.connect
+    Kit::Collection.connect
     base.establish_connection(config)
     base.with_connection do |connection|
       assert_equal adapter_name, connection.adapter_name

@@ -3,6 +3,7 @@
 require "test_helper"
 require "timeout"
 require "support/no_growth"
+require "support/mutated_containers"
 require "support/rails_oracle"
 require "jetson/builder"
 require "active_support/core_ext/numeric/time"
@@ -163,16 +164,9 @@ class RailsFaultsTest < Minitest::Test
   end
 
   def hostile_documents
-    %i[raise shrink grow].map do |how|
-      array = Array.new(30) { |i| "item #{i}" }
-      array.insert(3, Hostile.new(how, array))
-      [how, { "list" => array, "after" => array }]
-    end + %i[delete insert].map do |how|
-      hash = Array.new(20) { |i| [:"k#{i}", i] }.to_h
-      hash[:m] = Hostile.new(how, hash)
-      hash[:z] = 1
-      [how, [hash, hash]]
-    end + [[:reenter, [Hostile.new(:reenter), Time.zone.local(2024, 6, 1)]]]
+    MutatedContainers.arrays(%i[raise shrink grow], 30, &Hostile.method(:new)) +
+      MutatedContainers.hashes(%i[delete insert], key: :to_sym.to_proc, &Hostile.method(:new)) +
+      [[:reenter, [Hostile.new(:reenter), Time.zone.local(2024, 6, 1)]]]
   end
 
   def test_an_as_json_that_raises_mutates_or_re_enters

@@ -3,7 +3,7 @@
 require "test_helper"
 require "jetson/rails/record_cache_keys"
 require "jetson/views/fragment_cache"
-require "support/record_matrix"
+require "support/record_tests"
 
 # A cached collection's records' cache_key and cache_version, made by
 # Jetson::Rails::RecordCacheKeys without ActiveRecord's per-call work,
@@ -11,11 +11,7 @@ require "support/record_matrix"
 # every model, and records in the states where ActiveRecord's fast path
 # does not apply (Jetson must then leave the answer to ActiveRecord: nil).
 class RecordsCacheKeysTest < Minitest::Test
-  def world(adapter)
-    found = RecordMatrix.databases.assoc(adapter)
-    skip "#{adapter}: #{found[1]}" unless found[1].is_a?(Hash)
-    RecordMatrix.world(adapter)
-  end
+  include RecordTests
 
   # object.name = value for the block.
   def with_setting(object, name, value)
@@ -60,7 +56,7 @@ class RecordsCacheKeysTest < Minitest::Test
     # then again once ActiveRecord has built each record's updated_at
     # Attribute (its own cache_version does), where the Ruby path answers.
     define_method("test_#{adapter}_random_rows") do
-      w = world(adapter)
+      w = world_of(adapter)
       with_versioning do
         models(w).each do |klass|
           records = klass.order(klass.primary_key).to_a
@@ -85,7 +81,7 @@ class RecordsCacheKeysTest < Minitest::Test
     # ActiveRecord answers the first; the second is the same instant. Years
     # around the native formatter's range and a format other than :usec.
     define_method("test_#{adapter}_time_raws") do
-      w = world(adapter)
+      w = world_of(adapter)
       klass = w.model(:comment) # updated_at precision 3
       with_versioning do
         keys = Jetson::Rails::RecordCacheKeys.new
@@ -114,7 +110,7 @@ class RecordsCacheKeysTest < Minitest::Test
     end
 
     define_method("test_#{adapter}_records_activerecord_answers") do
-      w = world(adapter)
+      w = world_of(adapter)
       klass = w.model(:article)
       with_versioning do
         records = klass.order(:id).limit(5).to_a
@@ -130,7 +126,7 @@ class RecordsCacheKeysTest < Minitest::Test
   end
 
   def test_the_classes_settings_decide
-    w = world("sqlite3")
+    w = world_of("sqlite3")
     klass = w.model(:comment)
     record = klass.order(:id).first
     refute_nil record
@@ -147,7 +143,7 @@ class RecordsCacheKeysTest < Minitest::Test
   # answered by RecordCacheKeys expand into the String ActiveSupport makes
   # of the records themselves.
   def test_cache_bang_keys_expand_as_activesupports
-    w = world("sqlite3")
+    w = world_of("sqlite3")
     klass = w.model(:comment)
     records = klass.order(:id).limit(3).to_a
     assert_equal 3, records.size
@@ -167,7 +163,7 @@ class RecordsCacheKeysTest < Minitest::Test
   # A model with a cache_version (or cache_key) of its own, as ActiveRecord's
   # docs invite: ActiveRecord answers.
   def test_a_model_with_its_own_cache_version
-    w = world("sqlite3")
+    w = world_of("sqlite3")
     base = w.model(:comment)
     own_version = Class.new(base) do
       def self.name = "OwnVersionComment"

@@ -1,9 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "jetson/jbuilder"
-require "support/record_matrix"
 require "support/native_read_checks"
 require "support/scratch_table"
 
@@ -18,17 +17,16 @@ require "support/scratch_table"
 # must show it.
 class RecordsConcurrentPlansTest < Minitest::Test
   include NativeReadChecks
-
-  STOCK = RailsOracle.stock
+  include RecordTests
 
   def setup
     @world = RecordMatrix.world("sqlite3")
-    connection = ScratchTable.create(@world, :raced) do |t|
+    rows = Array.new(3) { |i| { title: "t#{i}", score: i, at: "2024-01-0#{i + 1} 10:00:00" } }
+    ScratchTable.create(@world, :raced, rows) do |t|
       t.string :title
       t.integer :score
       t.datetime :at, precision: 6
     end
-    3.times { |i| connection.execute("INSERT INTO raced (title, score, at) VALUES ('t#{i}', #{i}, '2024-01-0#{i + 1} 10:00:00')") }
     Jetson::Rails::Diagnostics.reset!
   end
 

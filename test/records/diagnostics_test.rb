@@ -1,9 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "jetson/jbuilder"
-require "support/record_matrix"
 require "support/scratch_table"
 
 # Jetson::Rails.diagnostics: what took the native paths and, for what did
@@ -11,16 +10,16 @@ require "support/scratch_table"
 # mode and a Jbuilder, checks the bytes against ActiveSupport's, and then
 # the counts and the reason given.
 class RecordsDiagnosticsTest < Minitest::Test
-  STOCK = RailsOracle.stock
+  include RecordTests
 
   def setup
     @world = RecordMatrix.world("sqlite3")
-    connection = ScratchTable.create(@world, :diagnosed) do |t|
+    rows = Array.new(2) { |i| { title: "t#{i}", data: "{\"a\":#{i}}", score: i } }
+    ScratchTable.create(@world, :diagnosed, rows) do |t|
       t.string :title
       t.text :data
       t.integer :score
     end
-    2.times { |i| connection.execute("INSERT INTO diagnosed (title, data, score) VALUES ('t#{i}', '{\"a\":#{i}}', #{i})") }
     Jetson::Rails::Diagnostics.reset!
   end
 

@@ -1,10 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "support/native_read_checks"
 require "jetson/jbuilder"
-require "support/record_matrix"
 
 # The differential tests show the bytes are ActiveSupport's; these show they
 # come from the native reads, not from a silent fall back to the readers:
@@ -15,8 +14,7 @@ require "support/record_matrix"
 # db_cast.c.
 class RecordsNativeReadsTest < Minitest::Test
   include NativeReadChecks
-
-  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
+  include RecordTests
 
   # column => objects allocated per value at most (a BigDecimal's text is
   # made by its to_s).
@@ -25,53 +23,43 @@ class RecordsNativeReadsTest < Minitest::Test
               "kind" => 0, "legacy" => 0 }.freeze
   POSTGRESQL = { "uid" => 0, "doc" => 0, "tz_at" => 0 }.freeze
 
-  def teardown
-    ActiveSupport.json_encoder = STOCK
-  end
+  test_each_adapter do |adapter, world|
+    columns = world.postgresql? ? COLUMNS.merge(POSTGRESQL) : COLUMNS
+    # sqlite3 keeps decimals as REAL: a Float's cast to BigDecimal (rounded
+    # at the column's precision) is left to the reader.
+    columns = columns.except("price", "amount") if world.sqlite?
+    saved = RecordMatrix.apply(RecordMatrix::COMBOS[3]) # a zone with daylight saving time, precision 6
+    ActiveSupport.json_encoder = Jetson::RailsEncoder
+    [true, false].each do |aware|
+      sample = world.models.fetch(aware).fetch(:sample)
+      columns.each do |column, per_value|
+        # The rows ActiveRecord wrote (the raw SQL rows hold what only the
+        # readers settle). only: leaves out the model's declared attribute
+        # (`mood`), whose default ActiveRecord builds per record.
+        options = { only: ["id", column] }
+        load = ->(ids) { sample.select(:id, column).where(id: ids).order(:id).to_a }
+        # Objects per record: the difference between 30 records and 10
+        # (what a call costs once, its checks and plans, cancels out).
+        ActiveSupport::JSON.encode(load.call(1..2), options) # plans and descriptors, made once
+        many, few = load.call(1..30), load.call(1..10)
+        assert_equal 30, many.size
+        per_record = (allocations { ActiveSupport::JSON.encode(many, options) } -
+                      allocations { ActiveSupport::JSON.encode(few, options) }) / 20.0
+        assert_operator per_record, :<=, per_value + 0.5, # the output buffer grows more often on more records
+                        "#{adapter} #{column} (#{aware ? 'zone aware' : 'not zone aware'}): #{per_record} objects " \
+                        "per record: read through the reader?"
+        records = many
+        assert records.all? { |r| uncast?(r, column) }, "#{adapter} #{column}: a value was cast into the record"
+        # extract! takes them as they are, target! writes them; but a JSON
+        # column's Hash, which Jbuilder's merges look into, comes from the reader.
+        next if %w[data doc].include?(column)
 
-  RecordMatrix::ADAPTERS.each do |adapter|
-    define_method(:"test_#{adapter}") do
-      found = RecordMatrix.databases.assoc(adapter)
-      skip "#{adapter}: #{found[1]}" unless found[1].is_a?(Hash)
-
-      world = RecordMatrix.world(adapter)
-      columns = world.postgresql? ? COLUMNS.merge(POSTGRESQL) : COLUMNS
-      # sqlite3 keeps decimals as REAL: a Float's cast to BigDecimal (rounded
-      # at the column's precision) is left to the reader.
-      columns = columns.except("price", "amount") if world.sqlite?
-      saved = RecordMatrix.apply(RecordMatrix::COMBOS[3]) # a zone with daylight saving time, precision 6
-      ActiveSupport.json_encoder = Jetson::RailsEncoder
-      [true, false].each do |aware|
-        sample = world.models.fetch(aware).fetch(:sample)
-        columns.each do |column, per_value|
-          # The rows ActiveRecord wrote (the raw SQL rows hold what only the
-          # readers settle). only: leaves out the model's declared attribute
-          # (`mood`), whose default ActiveRecord builds per record.
-          options = { only: ["id", column] }
-          load = ->(ids) { sample.select(:id, column).where(id: ids).order(:id).to_a }
-          # Objects per record: the difference between 30 records and 10
-          # (what a call costs once, its checks and plans, cancels out).
-          ActiveSupport::JSON.encode(load.call(1..2), options) # plans and descriptors, made once
-          many, few = load.call(1..30), load.call(1..10)
-          assert_equal 30, many.size
-          per_record = (allocations { ActiveSupport::JSON.encode(many, options) } -
-                        allocations { ActiveSupport::JSON.encode(few, options) }) / 20.0
-          assert_operator per_record, :<=, per_value + 0.5, # the output buffer grows more often on more records
-                          "#{adapter} #{column} (#{aware ? 'zone aware' : 'not zone aware'}): #{per_record} objects " \
-                          "per record: read through the reader?"
-          records = many
-          assert records.all? { |r| uncast?(r, column) }, "#{adapter} #{column}: a value was cast into the record"
-          # extract! takes them as they are, target! writes them; but a JSON
-          # column's Hash, which Jbuilder's merges look into, comes from the reader.
-          next if %w[data doc].include?(column)
-
-          records = load.call(1..30)
-          Jbuilder.new { |json| json.array!(records) { |r| json.extract!(r, :id, column) } }.target!
-          assert records.all? { |r| uncast?(r, column) }, "#{adapter} #{column}: extract! cast a value into the record"
-        end
+        records = load.call(1..30)
+        Jbuilder.new { |json| json.array!(records) { |r| json.extract!(r, :id, column) } }.target!
+        assert records.all? { |r| uncast?(r, column) }, "#{adapter} #{column}: extract! cast a value into the record"
       end
-    ensure
-      RecordMatrix.restore(saved) if saved
     end
+  ensure
+    RecordMatrix.restore(saved) if saved
   end
 end

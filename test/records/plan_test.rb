@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "jetson/jbuilder"
-require "support/record_matrix"
+require "support/scratch_table"
 
 # A model's plan (Jetson::Rails::RecordPlan) is made once and must not
 # outlive what it was made for: a reader, attribute_names,
@@ -11,24 +11,16 @@ require "support/record_matrix"
 # module, a subclass), or the schema reloaded with a new column. After each
 # change, Rails mode and the builder write what ActiveRecord now gives.
 class RecordsPlanTest < Minitest::Test
-  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
+  include RecordTests
 
   def setup
     @world = RecordMatrix.world("sqlite3")
-    connection = @world.connection
-    connection.drop_table(:planned, if_exists: true)
-    connection.create_table(:planned) do |t|
+    ScratchTable.create(@world, :planned) do |t|
       t.string :title
       t.datetime :at, precision: 6
     end
-    @model = Class.new(@world.base) { self.table_name = "planned" }
-    @world.namespace.send(:remove_const, :Planned) if @world.namespace.const_defined?(:Planned, false)
-    @world.namespace.const_set(:Planned, @model)
+    @model = ScratchTable.model(@world, :Planned, :planned)
     2.times { |i| @model.create!(title: "t#{i}", at: Time.utc(2024, 1, 1, i)) }
-  end
-
-  def teardown
-    ActiveSupport.json_encoder = STOCK
   end
 
   def encode(encoder)

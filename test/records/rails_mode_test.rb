@@ -1,10 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "jetson/rails"
 require "support/differential"
-require "support/record_matrix"
 
 # Rails mode on ActiveRecord as apps pass it, on real databases: every query
 # of RecordMatrix under every combination of settings, encoded with
@@ -15,11 +14,7 @@ require "support/record_matrix"
 #
 #   JETSON_RECORDS_SEED=S  the rows' seed (default 20261125)
 class RecordsRailsModeTest < Minitest::Test
-  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
-
-  def teardown
-    ActiveSupport.json_encoder = STOCK
-  end
+  include RecordTests
 
   # [:ok, bytes] or [:error, class, message]
   def outcome(encoder, query, options)
@@ -47,37 +42,31 @@ class RecordsRailsModeTest < Minitest::Test
     "first difference at byte #{i}: stock ...#{a[[i - 80, 0].max, 160].inspect} jetson ...#{b[[i - 80, 0].max, 160].inspect}"
   end
 
-  RecordMatrix::ADAPTERS.each do |adapter|
-    define_method(:"test_#{adapter}") do
-      found = RecordMatrix.databases.assoc(adapter)
-      skip "#{adapter}: #{found[1]}" unless found[1].is_a?(Hash)
-
-      world = RecordMatrix.world(adapter)
-      floats = []
-      errors = []
-      calls = 0
-      [true, false].each do |aware|
-        models = world.models.fetch(aware)
-        RecordMatrix.combos.each do |combo|
-          saved = RecordMatrix.apply(combo)
-          begin
-            RecordMatrix::QUERIES.each do |name, (build, option_sets)|
-              option_sets.each do |options|
-                calls += 1
-                label = "#{adapter} #{aware ? 'zone aware' : 'not zone aware'} #{combo.inspect} #{name} #{options.inspect}"
-                compare(label, -> { build.call(models) }, options, floats, errors)
-              end
+  test_each_adapter do |adapter, world|
+    floats = []
+    errors = []
+    calls = 0
+    [true, false].each do |aware|
+      models = world.models.fetch(aware)
+      RecordMatrix.combos.each do |combo|
+        saved = RecordMatrix.apply(combo)
+        begin
+          RecordMatrix::QUERIES.each do |name, (build, option_sets)|
+            option_sets.each do |options|
+              calls += 1
+              label = "#{adapter} #{aware ? 'zone aware' : 'not zone aware'} #{combo.inspect} #{name} #{options.inspect}"
+              compare(label, -> { build.call(models) }, options, floats, errors)
             end
-          ensure
-            RecordMatrix.restore(saved)
           end
+        ensure
+          RecordMatrix.restore(saved)
         end
       end
-      puts "\n#{adapter}: #{calls} encodings compared, #{floats.size} differing only by float digits, " \
-           "#{errors.size} raising the same error on both sides" \
-           "#{floats.first(3).map { |label, pairs| "\n  #{pairs.first.inspect} in #{label[0, 160]}" }.join}" \
-           "#{errors.map { |label, e| "\n  #{e[1]}: #{e[2][0, 100]} in #{label[0, 200]}" }.uniq.first(5).join}"
-      assert_operator errors.size, :<, calls / 20, "the matrix is meant to encode"
     end
+    puts "\n#{adapter}: #{calls} encodings compared, #{floats.size} differing only by float digits, " \
+         "#{errors.size} raising the same error on both sides" \
+         "#{floats.first(3).map { |label, pairs| "\n  #{pairs.first.inspect} in #{label[0, 160]}" }.join}" \
+         "#{errors.map { |label, e| "\n  #{e[1]}: #{e[2][0, 100]} in #{label[0, 200]}" }.uniq.first(5).join}"
+    assert_operator errors.size, :<, calls / 20, "the matrix is meant to encode"
   end
 end

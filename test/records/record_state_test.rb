@@ -1,9 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "jetson/jbuilder"
-require "support/record_matrix"
 
 # Jetson reads a record's values without casting them into it. Afterwards
 # the record must behave exactly as one ActiveRecord alone has touched: the
@@ -13,11 +12,7 @@ require "support/record_matrix"
 # side, one encoded by Jetson (Rails mode, or extract! in a builder) and one
 # not, on every adapter.
 class RecordsRecordStateTest < Minitest::Test
-  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
-
-  def teardown
-    ActiveSupport.json_encoder = STOCK
-  end
+  include RecordTests
 
   def state(record)
     # attributes reads (casts) every value; before_type_cast shows the raw ones.
@@ -69,48 +64,42 @@ class RecordsRecordStateTest < Minitest::Test
     Jbuilder.new { |json| json.array!(records) { |r| json.extract!(r, *names) } }.target!
   end
 
-  RecordMatrix::ADAPTERS.each do |adapter|
-    define_method(:"test_#{adapter}") do
-      found = RecordMatrix.databases.assoc(adapter)
-      skip "#{adapter}: #{found[1]}" unless found[1].is_a?(Hash)
+  test_each_adapter do |adapter, world|
+    saved = RecordMatrix.apply(RecordMatrix::COMBOS[0]) # New York, default_timezone :local
+    [true, false].each do |aware|
+      sample = world.models.fetch(aware).fetch(:sample)
+      names = sample.attribute_names.map(&:to_sym)
+      label = "#{adapter} #{aware ? 'zone aware' : 'not zone aware'}"
 
-      world = RecordMatrix.world(adapter)
-      saved = RecordMatrix.apply(RecordMatrix::COMBOS[0]) # New York, default_timezone :local
-      [true, false].each do |aware|
-        sample = world.models.fetch(aware).fetch(:sample)
-        names = sample.attribute_names.map(&:to_sym)
-        label = "#{adapter} #{aware ? 'zone aware' : 'not zone aware'}"
+      # Encoded first, then read.
+      untouched = load(sample)
+      encoded = load(sample)
+      jetson_encode(encoded)
+      assert_same_states untouched, encoded, "#{label}: Rails mode, then read"
+      built = load(sample)
+      builder_encode(built, names)
+      assert_same_states untouched, built, "#{label}: extract!, then read"
 
-        # Encoded first, then read.
-        untouched = load(sample)
-        encoded = load(sample)
-        jetson_encode(encoded)
-        assert_same_states untouched, encoded, "#{label}: Rails mode, then read"
-        built = load(sample)
-        builder_encode(built, names)
-        assert_same_states untouched, built, "#{label}: extract!, then read"
-
-        # Read (part of it) first, then encoded: the same bytes as the stock
-        # encoder on the same state.
-        read_first = load(sample)
-        reference = load(sample)
-        [read_first, reference].each do |records|
-          records.each_with_index { |r, i| r.public_send(names[(i * 7) % names.size]) }
-        end
-        stock = ActiveSupport::JSON.encode(reference)
-        assert_equal stock, jetson_encode(read_first), "#{label}: read, then Rails mode"
-        assert_same_states reference, read_first, "#{label}: read, encoded, read"
-
-        # Encoding does not change what a record will save.
-        changed = load(sample).first(3)
-        unencoded = load(sample).first(3)
-        (changed + unencoded).each { |r| r.title = "changed" }
-        jetson_encode(changed)
-        builder_encode(changed, names)
-        assert_same_states unencoded, changed, "#{label}: changed, encoded"
+      # Read (part of it) first, then encoded: the same bytes as the stock
+      # encoder on the same state.
+      read_first = load(sample)
+      reference = load(sample)
+      [read_first, reference].each do |records|
+        records.each_with_index { |r, i| r.public_send(names[(i * 7) % names.size]) }
       end
-    ensure
-      RecordMatrix.restore(saved) if saved
+      stock = ActiveSupport::JSON.encode(reference)
+      assert_equal stock, jetson_encode(read_first), "#{label}: read, then Rails mode"
+      assert_same_states reference, read_first, "#{label}: read, encoded, read"
+
+      # Encoding does not change what a record will save.
+      changed = load(sample).first(3)
+      unencoded = load(sample).first(3)
+      (changed + unencoded).each { |r| r.title = "changed" }
+      jetson_encode(changed)
+      builder_encode(changed, names)
+      assert_same_states unencoded, changed, "#{label}: changed, encoded"
     end
+  ensure
+    RecordMatrix.restore(saved) if saved
   end
 end

@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
+require "support/scratch_table"
 require "jetson/rails"
-require "support/record_matrix"
 
 # The native stock memo (ext/jetson/stock_memo.c) keeps its answers until
 # Jetson::MethodWatch hears of a change. Each way an app can change a method
@@ -12,7 +12,7 @@ require "support/record_matrix"
 # memoized (no question to Ruby per call), so that a Ruby that stopped
 # reaching the watch would fail here rather than silently run slower.
 class RecordsStockMemoTest < Minitest::Test
-  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
+  include RecordTests
 
   # A Time subclass: its stock check (Time#as_json and the methods behind
   # it) is a question of its own, so redefining it here touches no other
@@ -22,19 +22,11 @@ class RecordsStockMemoTest < Minitest::Test
 
   def setup
     @world = RecordMatrix.world("sqlite3")
-    connection = @world.connection
-    connection.drop_table(:memoed, if_exists: true)
-    connection.create_table(:memoed) { |t| t.string :title }
-    @model = Class.new(@world.base) { self.table_name = "memoed" }
-    @world.namespace.send(:remove_const, :Memoed) if @world.namespace.const_defined?(:Memoed, false)
-    @world.namespace.const_set(:Memoed, @model)
+    ScratchTable.create(@world, :memoed) { |t| t.string :title }
+    @model = ScratchTable.model(@world, :Memoed, :memoed)
     @model.create!(title: "t0")
     @time_class = Class.new(MemoTime)
     Jetson::Rails.install!
-  end
-
-  def teardown
-    ActiveSupport.json_encoder = STOCK
   end
 
   def record = @model.first

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "support/rails_oracle"
+require "support/record_tests"
 require "support/native_read_checks"
 require "jetson/rails"
 require "active_record"
@@ -27,8 +27,8 @@ require "tmpdir"
 #   JETSON_TIME_STRINGS_SEED=S  the random strings' seed
 class RecordsTimeStringsTest < Minitest::Test
   include NativeReadChecks
+  include RecordTests
 
-  STOCK = RailsOracle.stock # the encoder ActiveSupport picks in this bundle
   DbCast = Jetson::Rails::DbCast
 
   DATETIME_COLUMNS = { "at" => nil, "at0" => 0, "at3" => 3, "at6" => 6 }.freeze
@@ -139,10 +139,6 @@ class RecordsTimeStringsTest < Minitest::Test
       end
       { models: models, count: strings.size }
     end
-  end
-
-  def teardown
-    ActiveSupport.json_encoder = STOCK
   end
 
   def apply(combo)

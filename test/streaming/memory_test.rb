@@ -1,11 +1,10 @@
 # frozen_string_literal: true
 
 require "minitest/autorun"
-require "digest"
 require "tmpdir"
 require "fileutils"
-require_relative "../support/streaming_server"
-require_relative "../support/streaming_database"
+require_relative "../../kit/streaming_app/server"
+require_relative "../../kit/streaming_app/database"
 
 # A million records streamed through the server in bounded memory: the
 # server's peak RSS (VmHWM, read by the server itself) grows by under 50 MB
@@ -48,30 +47,14 @@ class StreamingMemoryServerTest < Minitest::Test
   # to a fresh server, after a small request of the same kind has warmed it
   # up (code loaded, YJIT compiled, the pool's connection open).
   def measure(path, warm_up)
-    server = StreamingServer.start(world: "jetson", encoder: "jetson", database: @database, env: server_env)
+    server = Kit::StreamingApp::Server.start(world: "jetson", encoder: "jetson", database: @database, env: server_env)
     begin
       assert_equal 200, server.get(warm_up).status
       base = server.json("/stats")["hwm_kib"]
-      digest = Digest::SHA256.new
-      bytes = 0
-      chunks = 0
-      response = nil
-      # (Process.clock_gettime, not Benchmark: a bundled gem from Ruby 4.0 on)
-      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      server.http.start do |conn|
-        conn.request(Net::HTTP::Get.new(path)) do |res|
-          response = res
-          res.read_body do |chunk|
-            digest << chunk
-            bytes += chunk.bytesize
-            chunks += 1
-          end
-        end
-      end
-      elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
-      assert_equal "200", response.code
+      response = server.get_digest(path)
+      assert_equal 200, response.status
       growth = (server.json("/stats")["hwm_kib"] - base) / 1024.0
-      [growth, digest.hexdigest, bytes, chunks, elapsed]
+      [growth, response.digest, response.bytes, response.chunks, response.total]
     ensure
       server.stop
     end
@@ -79,16 +62,16 @@ class StreamingMemoryServerTest < Minitest::Test
 
   def test_a_million_records_stream_in_bounded_memory_on_sqlite
     # Without SQLite's memory map: the file's pages would count as the
-    # server's (see StreamingDatabase.sqlite), and they are the database's.
-    @database = StreamingDatabase.sqlite(@dir, mmap: false)
-    StreamingDatabase.fill(@database, "orders", ROWS)
+    # server's (see Kit::StreamingApp::Database.sqlite), and they are the database's.
+    @database = Kit::StreamingApp::Database.sqlite(@dir, mmap: false)
+    Kit::StreamingApp::Database.fill(@database, "orders", ROWS)
     compare_with_render_json("SQLite", ROWS)
   end
 
   def test_records_stream_in_bounded_memory_on_postgresql
-    @database = StreamingDatabase.postgresql
-    skip "PostgreSQL unavailable: #{DatabaseServers.reason(:postgresql)}" unless @database
-    StreamingDatabase.fill(@database, "orders", POSTGRESQL_ROWS)
+    @database = Kit::StreamingApp::Database.postgresql
+    skip "PostgreSQL unavailable: #{Kit::DatabaseServers.reason(:postgresql)}" unless @database
+    Kit::StreamingApp::Database.fill(@database, "orders", POSTGRESQL_ROWS)
     compare_with_render_json("PostgreSQL", POSTGRESQL_ROWS)
   end
 

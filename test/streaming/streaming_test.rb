@@ -4,14 +4,14 @@ require "minitest/autorun"
 require "json"
 require "tmpdir"
 require "fileutils"
-require_relative "../support/streaming_server"
-require_relative "../support/streaming_database"
+require_relative "../../kit/streaming_app/server"
+require_relative "../../kit/streaming_app/database"
 
-# `render json_stream:` through a real server: StreamingApp under puma on a
-# loopback port (a child process), requested with Net::HTTP reading the
+# `render json_stream:` through a real server: Kit::StreamingApp under puma
+# on a loopback port (a child process), requested with Net::HTTP reading the
 # chunked body, on SQLite and on PostgreSQL (the server
-# test/support/database_servers.rb starts; skipped with the reason printed
-# where it cannot run).
+# kit/database_servers.rb starts; skipped with the reason printed where it
+# cannot run).
 #
 # Two worlds serve the same database: "jetson" (jetson/jbuilder views,
 # Jetson::RailsEncoder installed) and "jbuilder" (the jbuilder gem, ActiveSupport's
@@ -40,22 +40,22 @@ module StreamingBehaviour
     # that runs (the database servers stop at exit, and Minitest runs the
     # tests in its own at_exit, after theirs would) and stopped when the run
     # ends (and by the servers themselves if this process dies: see
-    # streaming_server.rb).
+    # kit/streaming_app/server.rb).
     def database
       return @database if defined?(@database)
 
       @dir = Dir.mktmpdir("jetson-streaming-")
       Minitest.after_run { teardown_world }
       @database = make_database(@dir)
-      StreamingDatabase.fill(@database, "orders", ROWS) if @database
+      Kit::StreamingApp::Database.fill(@database, "orders", ROWS) if @database
       @database
     end
 
     def server(world)
       servers[world] ||= begin
         encoder = world == "jetson" ? "jetson" : "stock"
-        StreamingServer.start(world: world, encoder: encoder, database: @database,
-                              log_path: File.join(@dir, "#{world}.log"))
+        Kit::StreamingApp::Server.start(world: world, encoder: encoder, database: @database,
+                                        log_path: File.join(@dir, "#{world}.log"))
       end
     end
 
@@ -213,12 +213,12 @@ module StreamingBehaviour
   # the first chunk is here): the next batch query raises in the database.
   def test_a_database_error_after_the_first_byte_cuts_the_body
     database = self.class.database
-    StreamingDatabase.fill(database, "fault_orders", FAULT_ROWS)
+    Kit::StreamingApp::Database.fill(database, "fault_orders", FAULT_ROWS)
     dropped = false
     response = server.get("/stream/records?table=fault_orders&batch_size=500", on_chunk: lambda do |_chunk, _chunks|
       next if dropped
 
-      StreamingDatabase.drop(database, "fault_orders")
+      Kit::StreamingApp::Database.drop(database, "fault_orders")
       dropped = true
     end)
     assert dropped
@@ -235,7 +235,7 @@ module StreamingBehaviour
     assert_match(/JSON stream aborted after \d+ bytes: ActiveRecord::StatementInvalid/, File.read(server.log_path))
     assert_equal 0, stats["busy"]
   ensure
-    StreamingDatabase.drop(database, "fault_orders") if database
+    Kit::StreamingApp::Database.drop(database, "fault_orders") if database
   end
 end
 
@@ -245,14 +245,14 @@ class StreamingSQLiteTest < Minitest::Test
 
   def self.skip_reason = nil
 
-  def self.make_database(dir) = StreamingDatabase.sqlite(dir)
+  def self.make_database(dir) = Kit::StreamingApp::Database.sqlite(dir)
 end
 
 class StreamingPostgreSQLTest < Minitest::Test
   include StreamingBehaviour
   DATABASE_NAME = "PostgreSQL"
 
-  def self.skip_reason = DatabaseServers.reason(:postgresql)
+  def self.skip_reason = Kit::DatabaseServers.reason(:postgresql)
 
-  def self.make_database(_dir) = StreamingDatabase.postgresql
+  def self.make_database(_dir) = Kit::StreamingApp::Database.postgresql
 end

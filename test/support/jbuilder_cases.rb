@@ -99,13 +99,8 @@ module JbuilderCases
       @items = items
     end
 
-    def map(&block)
-      @items.map(&block)
-    end
-
-    def count
-      @items.count
-    end
+    def map(&block) = @items.map(&block)
+    def count = @items.count
   end
 
   # An Enumerable (each only) of items.
@@ -116,9 +111,7 @@ module JbuilderCases
       @items = items
     end
 
-    def each(&block)
-      @items.each(&block)
-    end
+    def each(&block) = @items.each(&block)
   end
 
   # A value whose as_json raises, to see where the error surfaces.

@@ -63,13 +63,8 @@ class JbuilderGenerator
 
   private
 
-  def chance(p)
-    @rng.rand < p
-  end
-
-  def pick(list)
-    list[@rng.rand(list.size)]
-  end
+  def chance(p) = @rng.rand < p
+  def pick(list) = list[@rng.rand(list.size)]
 
   # ---- data --------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "jetson/rails"
-require_relative "stock_encoder_json3"
+require_relative "../../kit/stock_encoder_json3"
 
 # The oracle of Rails-mode tests: ActiveSupport's own encoder, the one the
 # app would encode with (Jetson::Rails.reference_encoder), or the other one
@@ -45,7 +45,7 @@ module RailsOracle
 
     # Whether the json gem refuses the arguments the encoder passes it.
     def refuses_its_own_call?(encoder)
-      StockEncoderJson3.refused? { encoder.new.encode(nil) }
+      Kit::StockEncoderJson3.refused? { encoder.new.encode(nil) }
     end
   end
 end

@@ -285,6 +285,18 @@ module RandomGraph
       [a, b]
     end
 
+    # Two new containers of the spec's class (or `default`), registered, and
+    # known by the spec's id to the cycles that refer back to it.
+    def containers(spec, default)
+      klass = spec[1] || default
+      a, b = register(klass.new, klass.new)
+      if (id = spec[3])
+        @json_ids[id] = a
+        @jetson_ids[id] = b
+      end
+      [a, b]
+    end
+
     def build(spec)
       case spec[0]
       when :lit
@@ -292,14 +304,7 @@ module RandomGraph
       when :str
         register(RandomGraph.make_string(spec), RandomGraph.make_string(spec))
       when :arr
-        klass = spec[1] || Array
-        a = klass.new
-        b = klass.new
-        register(a, b)
-        if (id = spec[3])
-          @json_ids[id] = a
-          @jetson_ids[id] = b
-        end
+        a, b = containers(spec, Array)
         spec[2].each do |child|
           x, y = build(child)
           a << x
@@ -307,14 +312,7 @@ module RandomGraph
         end
         [a, b]
       when :hash
-        klass = spec[1] || Hash
-        a = klass.new
-        b = klass.new
-        register(a, b)
-        if (id = spec[3])
-          @json_ids[id] = a
-          @jetson_ids[id] = b
-        end
+        a, b = containers(spec, Hash)
         spec[2].each do |(kspec, vspec)|
           ka, kb = build(kspec)
           va, vb = build(vspec)
@@ -578,13 +576,8 @@ module RandomGraph
       @hazards = true
     end
 
-    def chance(p)
-      @rng.rand < p
-    end
-
-    def pick(list)
-      list[@rng.rand(list.size)]
-    end
+    def chance(p) = @rng.rand < p
+    def pick(list) = list[@rng.rand(list.size)]
 
     # ---- documents --------------------------------------------------------
 

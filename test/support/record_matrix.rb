@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "tmpdir"
-require "support/database_servers"
-require "support/record_world"
+require_relative "../../kit/database_servers"
+require_relative "../../kit/record_world"
 
 # The matrix of the record differential tests: which databases, which
 # settings of ActiveSupport and ActiveRecord, which queries (as apps write
@@ -14,28 +14,22 @@ module RecordMatrix
   ADAPTERS = %w[sqlite3 postgresql mysql2 trilogy].freeze
 
   # The databases of this run: [adapter, config] for those that could be
-  # started, and [adapter, reason] for the others.
+  # started, and [adapter, reason] for the others. mysql2 and trilogy each
+  # get a database of their own on the one MariaDB server.
   def self.databases
     @databases ||= ADAPTERS.map do |adapter|
       case adapter
       when "sqlite3"
         [adapter, { adapter: "sqlite3", database: File.join(Dir.mktmpdir("jetson-records"), "records.sqlite3") }]
       when "postgresql"
-        config = DatabaseServers.available(:postgresql)
-        [adapter, config || DatabaseServers.reason(:postgresql)]
+        config = Kit::DatabaseServers.available(:postgresql)
+        [adapter, config || Kit::DatabaseServers.reason(:postgresql)]
       else
-        config = DatabaseServers.available(:mariadb)
-        [adapter, config ? mariadb_database(config.merge(adapter: adapter), "jetson_#{adapter}") : DatabaseServers.reason(:mariadb)]
+        config = Kit::DatabaseServers.available(:mariadb)
+        [adapter, config ? Kit::DatabaseServers.create_database(config.merge(adapter: adapter), "jetson_#{adapter}") :
+                           Kit::DatabaseServers.reason(:mariadb)]
       end
     end
-  end
-
-  # mysql2 and trilogy each get a database of their own on the one server.
-  def self.mariadb_database(config, name)
-    client = Mysql2::Client.new(host: config[:host], port: config[:port], username: config[:username])
-    client.query("CREATE DATABASE IF NOT EXISTS #{name} CHARACTER SET utf8mb4")
-    client.close
-    config.merge(database: name)
   end
 
   # A child process uses the databases its parent started.
@@ -56,7 +50,7 @@ module RecordMatrix
       config = found && found[1]
       raise ArgumentError, "#{adapter}: #{config}" unless config.is_a?(Hash)
 
-      world = RecordWorld.new(adapter: adapter, config: config, seed: seed + ADAPTERS.index(adapter))
+      world = Kit::RecordWorld.new(adapter: adapter, config: config, seed: seed + ADAPTERS.index(adapter))
       if insert
         world.create_tables!
         world.define_models!

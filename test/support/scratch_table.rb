@@ -6,15 +6,20 @@
 module ScratchTable
   module_function
 
-  # Drops and creates `name` with the block's columns; a statement prepared
-  # before another test's schema change would still return its columns, so
-  # the connection's caches are cleared too.
-  def create(world, name, &columns)
+  # Drops and creates `name` with the block's columns and the rows given
+  # (column => value, written in SQL as the database's own text, not cast by
+  # a model); a statement prepared before another test's schema change would
+  # still return its columns, so the connection's caches are cleared too.
+  def create(world, name, rows = [], &columns)
     connection = world.connection
     connection.drop_table(name, if_exists: true)
     connection.create_table(name, &columns)
     connection.schema_cache.clear_data_source_cache!(name.to_s)
     connection.clear_cache!
+    rows.each do |row|
+      connection.execute("INSERT INTO #{name} (#{row.keys.join(', ')}) " \
+                         "VALUES (#{row.values.map { connection.quote(_1) }.join(', ')})")
+    end
     connection
   end
 

@@ -33,4 +33,12 @@ module JetsonSubprocess
   # A Ractor's result in a child script: Ractor#value from Ruby 3.5/4.0,
   # Ractor#take before (4.0 removed take).
   RACTOR_VALUE = "def ractor_value(r) = r.respond_to?(:value) ? r.value : r.take\n"
+
+  # The standard output of a child Ruby running `script` after `require
+  # "jetson"`, with warnings off (Ractor's experimental one) and
+  # ractor_value(r) defined; skipped where Ruby has no Ractor.
+  def ractor_output(script)
+    skip "no Ractor" unless defined?(Ractor)
+    ruby_output("$VERBOSE = nil\nrequire \"jetson\"\n#{RACTOR_VALUE}#{script}", quiet: true)
+  end
 end

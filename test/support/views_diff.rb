@@ -7,8 +7,8 @@
 # when the scenario records them, emit the same ActionView and fragment-cache
 # events.
 
-require_relative "views_app"
-ViewsApp.boot(:jetson) unless ViewsApp.world
+require_relative "../../kit/views_app"
+Kit::ViewsApp.boot("jetson", :tests) unless Kit::ViewsApp.world
 require_relative "views_runner"
 require_relative "views_oracle"
 
@@ -40,6 +40,14 @@ module ViewsDiff
         flunk(mismatch(label, request, field, want, got)) unless want[field] == got[field]
       end
     end
+  end
+
+  # The names of the views in views/<dir>/ of the tests' app, partials
+  # (_name) left out.
+  def self.views_in(dir)
+    Dir[File.join(Kit::ViewsApp.root, "views", dir, "*.json.jbuilder")]
+      .map { |path| File.basename(path, ".json.jbuilder") }
+      .reject { |name| name.start_with?("_") }.sort.freeze
   end
 
   # Jetson's namespace (Jetson::Views::FragmentCache.jetson_namespace): format, settings and,

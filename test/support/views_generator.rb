@@ -11,7 +11,7 @@ require "fileutils"
 # writes the same files.
 #
 # Partials are typed by the local they take: post, comment or author, with
-# the records ViewsApp's CasesController assigns (@posts_array, @post,
+# the records Kit::ViewsApp's CasesController assigns (@posts_array, @post,
 # @comments, @authors). A partial only renders partials of a higher number,
 # so trees end.
 class ViewsGenerator

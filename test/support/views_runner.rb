@@ -3,7 +3,7 @@
 require "fileutils"
 require "rack/mock"
 
-# Runs a scenario of Rack requests against the booted ViewsApp and returns
+# Runs a scenario of Rack requests against the booted Kit::ViewsApp and returns
 # what each request gave, in a form both worlds can Marshal and compare. The
 # same code runs in the oracle child (the jbuilder gem) and in the test
 # process (Jetson).
@@ -94,7 +94,7 @@ module ViewsRunner
       events = []
       subscriptions = subscribe(events, scenario) if scenario[:events] || scenario[:debug_events]
       begin
-        status, headers, body = ViewsApp::Application.call(Rack::MockRequest.env_for(path, env))
+        status, headers, body = Kit::ViewsApp::Application.call(Rack::MockRequest.env_for(path, env))
         text = +""
         body.each { |part| text << part }
         body.close if body.respond_to?(:close)
@@ -122,7 +122,7 @@ module ViewsRunner
     # leave out the partials a template renders; Jetson's include them
     # (dependency_tracker_test.rb compares the trackers themselves).
     def event(name, payload)
-      identifier = payload[:identifier].to_s.delete_prefix(ViewsApp::ROOT)
+      identifier = payload[:identifier].to_s.delete_prefix(Kit::ViewsApp.root)
       key = payload[:key] && normalize(payload[:key].sub(/:\h{32}\//, ":DIGEST/"))
       [name, identifier, payload[:count], payload[:cache_hits], payload[:cache_hit], payload[:layout],
        payload[:locals]&.keys&.map(&:to_s)&.sort, key].compact
@@ -133,9 +133,9 @@ module ViewsRunner
     # Ruby method of the jbuilder gem on one side and may be one of Jetson's
     # C methods, which Ruby places at their caller, on the other).
     def error_location(error)
-      frame = error.backtrace&.find { |line| line.start_with?(ViewsApp::ROOT) }
-      template = error.respond_to?(:file_name) ? [error.file_name.to_s.delete_prefix(ViewsApp::ROOT), error.line_number] : nil
-      [template, frame && frame.delete_prefix(ViewsApp::ROOT)[/\A[^:]+:\d+/]]
+      frame = error.backtrace&.find { |line| line.start_with?(Kit::ViewsApp.views) }
+      template = error.respond_to?(:file_name) ? [error.file_name.to_s.delete_prefix(Kit::ViewsApp.root), error.line_number] : nil
+      [template, frame && frame.delete_prefix(Kit::ViewsApp.root)[/\A[^:]+:\d+/]]
     end
 
     # Object addresses differ between processes; error_highlight's snippet
@@ -163,7 +163,7 @@ module ViewsRunner
     # options[:per_world] holds what differs between the two processes (a
     # directory, a Redis database), by world.
     def make_store(kind, options)
-      options = options.merge(options.fetch(:per_world, {}).fetch(ViewsApp.world, {})).except(:per_world)
+      options = options.merge(options.fetch(:per_world, {}).fetch(Kit::ViewsApp.world.to_sym, {})).except(:per_world)
       keep = options.delete(:keep_entries)
       store = case kind
               when :failing_store then FailingStore.new(**options)

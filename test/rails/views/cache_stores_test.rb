@@ -4,7 +4,7 @@ require "test_helper"
 require "tmpdir"
 require "json"
 require "support/views_diff"
-require "support/redis_server"
+require_relative "../../../kit/redis_server"
 
 # Fragment caching on the stores apps use: :memory_store, :file_store and
 # :redis_cache_store (a redis-server of the test's own). Every caching view
@@ -15,8 +15,8 @@ require "support/redis_server"
 class ViewsCacheStoresTest < Minitest::Test
   include ViewsDiff
 
-  CACHING = (Dir[File.join(ViewsApp::ROOT, "views/cases/cache*.json.jbuilder")] +
-             Dir[File.join(ViewsApp::ROOT, "views/cases/cached*.json.jbuilder")])
+  CACHING = (Dir[File.join(Kit::ViewsApp.root, "views/cases/cache*.json.jbuilder")] +
+             Dir[File.join(Kit::ViewsApp.root, "views/cases/cached*.json.jbuilder")])
             .map { |path| "/cases/#{File.basename(path, '.json.jbuilder')}" }.sort +
             %w[/api_posts /errors/cached_ok /errors/cache_root_ok]
   NAMESPACED = /\Ajetson:1:[hn][sl]\d+:/
@@ -130,8 +130,8 @@ class ViewsCacheStoresTest < Minitest::Test
   private
 
   def redis_url
-    url = RedisServer.url
-    skip "redis_cache_store not tested: #{RedisServer.unavailable}" unless url
+    url = Kit::RedisServer.url
+    skip "redis_cache_store not tested: #{Kit::RedisServer.unavailable}" unless url
     url
   end
 

@@ -33,8 +33,8 @@ class ViewsDependencyTrackerTest < Minitest::Test
   ].freeze
 
   def items
-    files = Dir[File.join(ViewsApp::ROOT, "views/**/*.jbuilder")].sort.map do |path|
-      [path.delete_prefix("#{ViewsApp::ROOT}/views/").sub(/\.json\.jbuilder\z/, ""), File.read(path)]
+    files = Dir[File.join(Kit::ViewsApp.root, "views/**/*.jbuilder")].sort.map do |path|
+      [path.delete_prefix("#{Kit::ViewsApp.root}/views/").sub(/\.json\.jbuilder\z/, ""), File.read(path)]
     end
     files + SOURCES.each_with_index.map { |(source, _), i| ["cases/tracker_#{i}", source] }
   end

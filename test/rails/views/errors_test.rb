@@ -3,7 +3,7 @@
 require "test_helper"
 require "support/views_diff"
 
-# Bad input in views (test/rails/views/app/views/errors/): a missing partial,
+# Bad input in views (kit/views_app/tests/views/errors/): a missing partial,
 # a partial or block that raises, a syntax error, a cache store that raises
 # on read or write. Jetson raises what the jbuilder gem raises (class,
 # message, cause, the template and line it names) and caches what it caches:
@@ -11,9 +11,7 @@ require "support/views_diff"
 class ViewsErrorsTest < Minitest::Test
   include ViewsDiff
 
-  ERRORS = Dir[File.join(ViewsApp::ROOT, "views/errors/*.json.jbuilder")]
-           .map { |path| File.basename(path, ".json.jbuilder") }
-           .reject { |name| name.start_with?("_") }.sort.freeze
+  ERRORS = ViewsDiff.views_in("errors")
 
   ERRORS.each do |name|
     define_method("test_#{name}") do

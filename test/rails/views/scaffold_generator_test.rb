@@ -177,8 +177,8 @@ module ScaffoldChild
       end
       Object.const_set(:ScaffoldApp, app)
       app.initialize!
-      require_relative "../../support/stock_encoder_json3"
-      StockEncoderJson3.repair_if_refused # ActiveSupport 8.0 under json 3 (see there)
+      require_relative "../../../kit/stock_encoder_json3"
+      Kit::StockEncoderJson3.repair_if_refused # ActiveSupport 8.0 under json 3 (see there)
       app
     end
 
@@ -404,6 +404,12 @@ class ScaffoldGeneratorTest < Minitest::Test
     files.keys.grep(/\.json\.jbuilder\z/)
   end
 
+  # The generated app/controllers/<name>_controller.rb holds every snippet.
+  def assert_controller_includes(files, name, *snippets)
+    controller = files["app/controllers/#{name}_controller.rb"]
+    snippets.each { |snippet| assert_includes controller, snippet }
+  end
+
   def test_plain_scaffold
     files = assert_same_generation(:plain)
     assert_equal %w[app/views/posts/_post.json.jbuilder app/views/posts/index.json.jbuilder
@@ -413,9 +419,8 @@ class ScaffoldGeneratorTest < Minitest::Test
     assert_equal "json.partial! \"posts/post\", post: @post\n", files["app/views/posts/show.json.jbuilder"]
     assert_equal "json.extract! post, :id, :title, :body, :published, :views, :created_at, :updated_at\n" \
                  "json.url post_url(post, format: :json)\n", files["app/views/posts/_post.json.jbuilder"]
-    controller = files["app/controllers/posts_controller.rb"]
-    assert_includes controller, "format.json { render :show, status: :created, location: @post }"
-    assert_includes controller, "format.json { head :no_content }"
+    assert_controller_includes(files, "posts", "format.json { render :show, status: :created, location: @post }",
+                               "format.json { head :no_content }")
   end
 
   def test_namespaced_scaffold
@@ -430,9 +435,8 @@ class ScaffoldGeneratorTest < Minitest::Test
     files = assert_same_generation(:api)
     assert_equal 3, jbuilder_views(files).size
     assert_empty files.keys.grep(/\.html\.erb\z/)
-    controller = files["app/controllers/widgets_controller.rb"]
-    assert_includes controller, "render :show, status: :created, location: @widget"
-    assert_includes controller, "render :show, status: :ok, location: @widget"
+    assert_controller_includes(files, "widgets", "render :show, status: :created, location: @widget",
+                               "render :show, status: :ok, location: @widget")
   end
 
   def test_no_jbuilder
@@ -450,7 +454,7 @@ class ScaffoldGeneratorTest < Minitest::Test
 
   def test_no_attributes
     files = assert_same_generation(:no_attributes)
-    assert_includes files["app/controllers/things_controller.rb"], "params.fetch(:thing, {})"
+    assert_controller_includes(files, "things", "params.fetch(:thing, {})")
   end
 
   # attachment, attachments, rich_text, password:digest, references and
@@ -488,13 +492,11 @@ class ScaffoldGeneratorTest < Minitest::Test
   end
 
   def test_rails8_params_expect
-    controller = assert_same_generation(:rails8_params)["app/controllers/memos_controller.rb"]
-    assert_includes controller, "@memo = Memo.find(params.expect(:id))"
-    assert_includes controller, "params.expect(memo: [ :title, files: [] ])"
-    controller = assert_same_generation(:rails8_params_api)["app/controllers/memos_controller.rb"]
-    assert_includes controller, "params.expect(memo: [ :title, files: [] ])"
-    controller = assert_same_generation(:rails8_no_attributes)["app/controllers/memos_controller.rb"]
-    assert_includes controller, "params.fetch(:memo, {})"
+    assert_controller_includes(assert_same_generation(:rails8_params), "memos", "@memo = Memo.find(params.expect(:id))",
+                               "params.expect(memo: [ :title, files: [] ])")
+    assert_controller_includes(assert_same_generation(:rails8_params_api), "memos",
+                               "params.expect(memo: [ :title, files: [] ])")
+    assert_controller_includes(assert_same_generation(:rails8_no_attributes), "memos", "params.fetch(:memo, {})")
   end
 
   # config.generators.jbuilder = false, and --jbuilder over it.
@@ -508,8 +510,7 @@ class ScaffoldGeneratorTest < Minitest::Test
     assert_equal "# A custom partial for gizmo (gizmos/gizmo)\n" \
                  "json.extract! gizmo, :id, :name, :photo, :created_at, :updated_at\njson.photo nil\n",
                  files["app/views/gizmos/_gizmo.json.jbuilder"]
-    assert_includes files["app/controllers/gizmos_controller.rb"],
-                    "# permits :name, :photo, fails with unprocessable_content"
+    assert_controller_includes(files, "gizmos", "# permits :name, :photo, fails with unprocessable_content")
   end
 
   def test_jetson_loads_nothing_of_the_jbuilder_gem

@@ -3,7 +3,7 @@
 require "test_helper"
 require "support/views_diff"
 
-# Every view of the test app (test/rails/views/app/views/cases/*.json.jbuilder
+# Every view of the test app (kit/views_app/tests/views/cases/*.json.jbuilder
 # and the scaffold's posts views) rendered through Rack by the jbuilder gem
 # and by Jetson: the same status, Content-Type and bytes, the same errors, and
 # the same ActionView and fragment-cache events. Each is requested twice, so
@@ -11,9 +11,7 @@ require "support/views_diff"
 class ViewsTemplatesTest < Minitest::Test
   include ViewsDiff
 
-  CASES = Dir[File.join(ViewsApp::ROOT, "views/cases/*.json.jbuilder")]
-          .map { |path| File.basename(path, ".json.jbuilder") }
-          .reject { |name| name.start_with?("_") }.sort.freeze
+  CASES = ViewsDiff.views_in("cases")
   SCAFFOLD = %w[/posts /posts/3 /api_posts /api_posts/2].freeze
   PATHS = (SCAFFOLD + CASES.map { |name| "/cases/#{name}" }).freeze
 

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The models of bench/views/app.rb.
+# The models of Kit::ViewsApp (kit/views_app.rb), in both setups.
 
 class Author < ActiveRecord::Base
   has_many :posts

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-# Routes and controllers of StreamingApp. Every stream has its non-streaming
-# reference next to it, in the same app: `render json:` of the same records
-# in the order the stream reads them, and the .json.jbuilder view that
-# renders them with the same partial.
-StreamingApp::Application.routes.draw do
+# Routes and controllers of Kit::StreamingApp. Every stream has its
+# non-streaming reference next to it, in the same app: `render json:` of the
+# same records in the order the stream reads them, and the .json.jbuilder
+# view that renders them with the same partial.
+Kit::StreamingApp::Application.routes.draw do
   get "stream/:kind" => "streams#stream"
   get "reference/:kind" => "streams#reference"
   get "stats" => "streams#stats"
@@ -42,9 +42,9 @@ class StreamsController < ActionController::Base
   end
 
   def stats
-    StreamingApp::Stats.reset if params[:reset]
+    Kit::StreamingApp::Stats.reset if params[:reset]
     GC.start if params[:gc] # bench/streaming.rb: each measured request starts on a collected heap
-    render json: StreamingApp::Stats.to_h
+    render json: Kit::StreamingApp::Stats.to_h
   end
 
   private

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Models of StreamingApp (test/support/streaming_app.rb).
+# Models of Kit::StreamingApp (kit/streaming_app.rb).
 class Order < ActiveRecord::Base
   def code = "O-#{id}"
 end

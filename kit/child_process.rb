@@ -2,13 +2,17 @@
 
 require "rbconfig"
 
-module JetsonBench
-  # The benches' world processes (bench/views/world.rb, puma_world.rb,
-  # bench/records/world.rb) and the parent that drives them, one message at
-  # a time over the child's stdin and stdout: each message is a 4-byte
-  # big-endian length and a Marshal dump; a request is an Array, a reply
-  # [:ok, value] or [:error, class, message, backtrace]. The child says
-  # [:ok, :ready] once it has booted.
+module Kit
+  # A child Ruby process and the parent that drives it, one message at a
+  # time over the child's stdin and stdout: the benches' world processes
+  # (bench/views/world.rb, puma_world.rb, bench/records/world.rb) and the
+  # Jbuilder views tests' oracle (test/support/views_oracle.rb). A view
+  # layer gets a process of its own because the jbuilder gem and
+  # jetson/jbuilder both define ::Jbuilder.
+  #
+  # Each message is a 4-byte big-endian length and a Marshal dump; a request
+  # is an Array, a reply [:ok, value] or [:error, class, message, backtrace].
+  # The child says [:ok, :ready] once it has booted.
   module ChildProtocol
     module_function
 
@@ -44,27 +48,31 @@ module JetsonBench
     end
   end
 
-  # The parent's side: a child started with arguments (after Ruby, with
-  # --yjit when the parent has it), driven one request at a time.
+  # The parent's side: a child started with arguments (after Ruby's own
+  # options, and --yjit when asked), driven one request at a time.
   class ChildProcess
+    # The child could not start, exited, or raised on a request.
+    class Failure < StandardError; end
+
     attr_reader :name
 
-    def initialize(name, script, *args, yjit:)
+    def initialize(name, script, *args, yjit: false, ruby_options: [])
       @name = name
-      @io = IO.popen([RbConfig.ruby, *(yjit ? ["--yjit"] : []), script, *args], "r+b")
+      @io = IO.popen([RbConfig.ruby, *ruby_options, *(yjit ? ["--yjit"] : []), script, *args], "r+b")
     end
 
     def wait_ready
       reply = ChildProtocol.read(@io)
-      raise "world #{@name} did not start (#{reply.inspect})" unless reply == [:ok, :ready]
+      raise Failure, "#{@name} did not start (#{reply.inspect})" unless reply == [:ok, :ready]
     end
 
     def call(*message)
       ChildProtocol.write(@io, message)
-      reply = ChildProtocol.read(@io) || raise("world #{@name} exited")
+      reply = ChildProtocol.read(@io) || raise(Failure, "#{@name} exited")
       return reply[1] if reply[0] == :ok
 
-      raise "world #{@name}: #{message.first(3).inspect} raised #{reply[1]}: #{reply[2]}\n  #{Array(reply[3]).join("\n  ")}"
+      raise Failure, "#{@name}: #{message.first(3).inspect[0, 300]} raised #{reply[1]}: #{reply[2]}\n  " \
+                     "#{Array(reply[3]).join("\n  ")}"
     end
 
     # Closing its stdin ends the child; close waits for it.

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
-# Controllers and routes of bench/views/app.rb. Three endpoints, each served
-# by every kind of contender with the same records:
+# Controllers and routes of Kit::ViewsApp's bench setup (kit/views_app.rb),
+# for bench/views.rb. Three endpoints, each served by every kind of
+# contender with the same records:
 #
 #   index   the scaffold's index: Post.all, every post through posts/_post
 #   nested  posts with their author and comments (and each comment's
@@ -20,33 +21,113 @@
 #   GET /store/cached.json  floor: load the records, the store's read_multi of the
 #                           cached collection's entries, render a constant String
 
-module BenchViews
-  # The records each endpoint loads (as the views' controller does).
-  RELATIONS = {
-    "index" => -> { Post.all },
-    "nested" => -> { Post.includes(:author, comments: :author) },
-    "cached" => -> { Post.all }
-  }.freeze
+module Kit
+  module ViewsApp
+    module Bench
+      # The records each endpoint loads (as the views' controller does).
+      RELATIONS = {
+        "index" => -> { Post.all },
+        "nested" => -> { Post.includes(:author, comments: :author) },
+        "cached" => -> { Post.all }
+      }.freeze
 
-  # The floors' response: the reference (the jbuilder gem's) body of each
-  # endpoint, sent by the parent after the checks, so that a floor's response
-  # has the same bytes as the views' and the work after the controller
-  # (Rack::ETag's digest, the body's length) is the same.
-  FLOOR_BODIES = {}
+      # The floors' response: the reference (the jbuilder gem's) body of each
+      # endpoint, sent by the parent after the checks, so that a floor's response
+      # has the same bytes as the views' and the work after the controller
+      # (Rack::ETag's digest, the body's length) is the same.
+      FLOOR_BODIES = {}
+
+      # The templates floor's runner: each template looked up once (with the
+      # locals its calls pass) and compiled as ActionView compiles it, then its
+      # compiled method called directly, as Template#render's _run ends up
+      # calling it.
+      class TemplateRunner
+        OPTIONS = { formats: [:json], handlers: [:jbuilder] }.freeze
+
+        def initialize(view)
+          @view = view
+          @buffer = ::ActionView::OutputBuffer.new
+          @templates = {}
+        end
+
+        def run(path, locals, partial: true)
+          template = (@templates[path] ||= compiled(path, locals.keys, partial))
+          @view.public_send(template, locals, @buffer)
+        end
+
+        private
+
+        def compiled(path, keys, partial)
+          template = @view.lookup_context.find_template(path, [], partial, keys, OPTIONS)
+          template.send(:compile!, @view)
+          template.method_name
+        end
+      end
+
+      # The `json` of the templates floor: every call does nothing, except a
+      # partial, which runs (each element of a collection, or the one object)
+      # with the locals a Jbuilder passes it (the object as `as:`, and json), in
+      # one locals Hash per partial set anew for each call, as Jetson's renderer
+      # does: what is left is the templates' own work.
+      class NullJson < BasicObject
+        def initialize(runner)
+          @runner = runner
+          @locals = {}
+        end
+
+        def extract!(*) = nil
+
+        def array!(collection, options = nil)
+          each_partial(collection, options[:partial], options[:as], true) if options
+          nil
+        end
+
+        # json.key(value) and json.key(value, partial:, as:): the options arrive
+        # as the Hash the call site made.
+        def method_missing(_key, value = nil, options = nil)
+          each_partial(value, options[:partial], options[:as], value.respond_to?(:to_ary)) if options
+          nil
+        end
+
+        private
+
+        def each_partial(value, partial, as, collection)
+          return unless partial
+
+          locals = (@locals[partial] ||= { as => nil, json: self })
+          if collection
+            value.each do |object|
+              locals[as] = object
+              @runner.run(partial, locals)
+            end
+          else
+            locals[as] = value
+            @runner.run(partial, locals)
+          end
+        end
+      end
+
+      # StoreController's keys, by the ids of the posts they are for.
+      STORE_KEYS = {}
+      # Jetson keeps its JSON fragments under a namespace of their own (the
+      # encoding settings in its name); the floor reads the jetson world's.
+      STORE_NAMESPACE = (Jetson::Views::FragmentCache.jetson_namespace if defined?(Jetson::Views::FragmentCache))
+    end
+  end
 end
 
 # The scaffold's controller (implicit rendering of posts/<action>).
 class PostsController < ActionController::Base
   def index
-    @posts = BenchViews::RELATIONS["index"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["index"].call
   end
 
   def nested
-    @posts = BenchViews::RELATIONS["nested"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["nested"].call
   end
 
   def cached
-    @posts = BenchViews::RELATIONS["cached"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["cached"].call
   end
 
   def show
@@ -58,11 +139,11 @@ end
 # from the same readers; ActiveSupport.json_encoder decides the encoder.
 class HashesController < ActionController::Base
   def index
-    render json: BenchViews::RELATIONS["index"].call.map { |post| post_hash(post) }
+    render json: Kit::ViewsApp::Bench::RELATIONS["index"].call.map { |post| post_hash(post) }
   end
 
   def nested
-    render json: BenchViews::RELATIONS["nested"].call.map { |post|
+    render json: Kit::ViewsApp::Bench::RELATIONS["nested"].call.map { |post|
       post_hash(post).merge!(author: author_hash(post.author), comments: post.comments.map { |c| comment_hash(c) })
     }
   end
@@ -71,7 +152,7 @@ class HashesController < ActionController::Base
   # write_multi of the misses), each post's Hash cached under the record's
   # cache key and version.
   def cached
-    posts = BenchViews::RELATIONS["cached"].call.to_a
+    posts = Kit::ViewsApp::Bench::RELATIONS["cached"].call.to_a
     render json: Rails.cache.fetch_multi(*posts) { |post| post_hash(post) }.values
   end
 
@@ -103,8 +184,8 @@ end
 class ConstantController < ActionController::Base
   %w[index nested cached].each do |endpoint|
     define_method(endpoint) do
-      @posts = BenchViews::RELATIONS[endpoint].call.to_a
-      render json: BenchViews::FLOOR_BODIES.fetch(endpoint)
+      @posts = Kit::ViewsApp::Bench::RELATIONS[endpoint].call.to_a
+      render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch(endpoint)
     end
   end
 end
@@ -115,19 +196,19 @@ end
 # (post.author, post.comments, comment.author).
 class UrlsController < ActionController::Base
   def index
-    @posts = BenchViews::RELATIONS["index"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["index"].call
     @posts.each { |post| post_url(post, format: :json) }
-    render json: BenchViews::FLOOR_BODIES.fetch("index")
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("index")
   end
 
   def nested
-    @posts = BenchViews::RELATIONS["nested"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["nested"].call
     @posts.each do |post|
       post_url(post, format: :json)
       post.author
       post.comments.each(&:author)
     end
-    render json: BenchViews::FLOOR_BODIES.fetch("nested")
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("nested")
   end
 end
 
@@ -140,13 +221,13 @@ end
 # itself for stock records (lib/jetson/rails/record_cache_keys.rb).
 class ReadsController < ActionController::Base
   def index
-    @posts = BenchViews::RELATIONS["index"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["index"].call
     @posts.each { |post| read_post(post) }
-    render json: BenchViews::FLOOR_BODIES.fetch("index")
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("index")
   end
 
   def nested
-    @posts = BenchViews::RELATIONS["nested"].call
+    @posts = Kit::ViewsApp::Bench::RELATIONS["nested"].call
     @posts.each do |post|
       read_post(post)
       read_author(post.author)
@@ -157,16 +238,16 @@ class ReadsController < ActionController::Base
         read_author(comment.author)
       end
     end
-    render json: BenchViews::FLOOR_BODIES.fetch("nested")
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("nested")
   end
 
   def cached
-    @posts = BenchViews::RELATIONS["cached"].call.to_a
+    @posts = Kit::ViewsApp::Bench::RELATIONS["cached"].call.to_a
     keys = @posts.each_with_index.to_h { |post, i| [["bench/reads", post], i] }
     hits = Rails.cache.read_multi(*keys.keys)
     missed = keys.reject { |key, _| hits.key?(key) }
     Rails.cache.write_multi(missed.to_h { |key, i| [key, element_json(i)] }) unless missed.empty?
-    render json: BenchViews::FLOOR_BODIES.fetch("cached")
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("cached")
   end
 
   private
@@ -174,7 +255,7 @@ class ReadsController < ActionController::Base
   # What a cached entry holds: the element's JSON text (the gem's body, one
   # element per post), written by the first request.
   def element_json(index)
-    JSON.parse(BenchViews::FLOOR_BODIES.fetch("cached"))[index].to_json
+    JSON.parse(Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("cached"))[index].to_json
   end
 
   def read_post(post)
@@ -194,93 +275,21 @@ class ReadsController < ActionController::Base
   end
 end
 
-module BenchViews
-  # The templates floor's runner: each template looked up once (with the
-  # locals its calls pass) and compiled as ActionView compiles it, then its
-  # compiled method called directly, as Template#render's _run ends up
-  # calling it.
-  class TemplateRunner
-    OPTIONS = { formats: [:json], handlers: [:jbuilder] }.freeze
-
-    def initialize(view)
-      @view = view
-      @buffer = ::ActionView::OutputBuffer.new
-      @templates = {}
-    end
-
-    def run(path, locals, partial: true)
-      template = (@templates[path] ||= compiled(path, locals.keys, partial))
-      @view.public_send(template, locals, @buffer)
-    end
-
-    private
-
-    def compiled(path, keys, partial)
-      template = @view.lookup_context.find_template(path, [], partial, keys, OPTIONS)
-      template.send(:compile!, @view)
-      template.method_name
-    end
-  end
-
-  # The `json` of the templates floor: every call does nothing, except a
-  # partial, which runs (each element of a collection, or the one object)
-  # with the locals a Jbuilder passes it (the object as `as:`, and json), in
-  # one locals Hash per partial set anew for each call, as Jetson's renderer
-  # does: what is left is the templates' own work.
-  class NullJson < BasicObject
-    def initialize(runner)
-      @runner = runner
-      @locals = {}
-    end
-
-    def extract!(*) = nil
-
-    def array!(collection, options = nil)
-      each_partial(collection, options[:partial], options[:as], true) if options
-      nil
-    end
-
-    # json.key(value) and json.key(value, partial:, as:): the options arrive
-    # as the Hash the call site made.
-    def method_missing(_key, value = nil, options = nil)
-      each_partial(value, options[:partial], options[:as], value.respond_to?(:to_ary)) if options
-      nil
-    end
-
-    private
-
-    def each_partial(value, partial, as, collection)
-      return unless partial
-
-      locals = (@locals[partial] ||= { as => nil, json: self })
-      if collection
-        value.each do |object|
-          locals[as] = object
-          @runner.run(partial, locals)
-        end
-      else
-        locals[as] = value
-        @runner.run(partial, locals)
-      end
-    end
-  end
-end
-
 # Floor: the constant floor plus the templates' own Ruby, which every
 # Jbuilder (the gem's, Jetson's) runs: the endpoint's .json.jbuilder view
 # and every partial it renders, their compiled methods called with their
-# locals and a `json` that builds nothing (BenchViews::NullJson), so the
-# templates' code runs as under a view layer (each line's arguments and
-# options, post_url, the association readers, ActionView's compiled-method
-# prologue and its @virtual_path String), while no JSON is built, no event
-# sent and each template is looked up once per request.
+# locals and a `json` that builds nothing (Kit::ViewsApp::Bench::NullJson),
+# so the templates' code runs as under a view layer (each line's arguments
+# and options, post_url, the association readers, ActionView's
+# compiled-method prologue and its @virtual_path String), while no JSON is
+# built, no event sent and each template is looked up once per request.
 class TemplatesController < ActionController::Base
   %w[index nested].each do |endpoint|
     define_method(endpoint) do
-      @posts = BenchViews::RELATIONS[endpoint].call
-      runner = BenchViews::TemplateRunner.new(view_context)
-      runner.run("posts/#{endpoint}", { json: BenchViews::NullJson.new(runner) }, partial: false)
-      render json: BenchViews::FLOOR_BODIES.fetch(endpoint)
+      @posts = Kit::ViewsApp::Bench::RELATIONS[endpoint].call
+      runner = Kit::ViewsApp::Bench::TemplateRunner.new(view_context)
+      runner.run("posts/#{endpoint}", { json: Kit::ViewsApp::Bench::NullJson.new(runner) }, partial: false)
+      render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch(endpoint)
     end
   end
 end
@@ -295,13 +304,13 @@ class StoreController < ActionController::Base
   ExpandedKey = Struct.new(:cache_key, :cache_version)
 
   def cached
-    @posts = BenchViews::RELATIONS["cached"].call.to_a
+    @posts = Kit::ViewsApp::Bench::RELATIONS["cached"].call.to_a
     store = ActionView::PartialRenderer.collection_cache
-    keys = (BenchViews::STORE_KEYS[@posts.map(&:id)] ||= expanded_keys(store, @posts))
-    hits = store.read_multi(*keys, namespace: BenchViews::STORE_NAMESPACE)
+    keys = (Kit::ViewsApp::Bench::STORE_KEYS[@posts.map(&:id)] ||= expanded_keys(store, @posts))
+    hits = store.read_multi(*keys, namespace: Kit::ViewsApp::Bench::STORE_NAMESPACE)
     raise "store floor: #{hits.size} of #{keys.size} entries found (is the cache warm?)" unless hits.size == keys.size
 
-    render json: BenchViews::FLOOR_BODIES.fetch("cached")
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("cached")
   end
 
   private
@@ -317,15 +326,7 @@ class StoreController < ActionController::Base
   end
 end
 
-module BenchViews
-  # StoreController's keys, by the ids of the posts they are for.
-  STORE_KEYS = {}
-  # Jetson keeps its JSON fragments under a namespace of their own (the
-  # encoding settings in its name); the floor reads the jetson world's.
-  STORE_NAMESPACE = (Jetson::Views::FragmentCache.jetson_namespace if defined?(Jetson::Views::FragmentCache))
-end
-
-BenchViews::Application.routes.draw do
+Kit::ViewsApp::Application.routes.draw do
   resources :posts, only: %i[index show] do
     collection do
       get :nested

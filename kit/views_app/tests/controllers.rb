@@ -1,6 +1,43 @@
 # frozen_string_literal: true
 
-# Controllers and routes of ViewsApp (test/support/views_app.rb).
+# Controllers and routes of Kit::ViewsApp's tests setup (kit/views_app.rb),
+# and the plain objects the cases assign beside the records.
+
+# A collection that counts but has no size (the jbuilder gem wraps it in
+# EnumerableCompat for ActionView).
+class CountingList
+  include Enumerable
+
+  def initialize(items)
+    @items = items
+  end
+
+  def each(&block)
+    @items.each(&block)
+  end
+end
+
+# A plain object with a partial path of its own (ActiveModel's naming and
+# conversion), like the jbuilder gem's template tests' Racer.
+class Badge
+  extend ActiveModel::Naming
+  include ActiveModel::Conversion
+
+  attr_reader :id, :label
+
+  def initialize(id, label)
+    @id = id
+    @label = label
+  end
+
+  def persisted?
+    true
+  end
+
+  def cache_key
+    "badge-#{id}"
+  end
+end
 
 # The scaffold's controller: index and show render their .json.jbuilder views.
 class PostsController < ActionController::Base
@@ -68,7 +105,7 @@ class ApiPostsController < ActionController::API
   end
 end
 
-ViewsApp::Application.routes.draw do
+Kit::ViewsApp::Application.routes.draw do
   defaults format: :json do
     resources :posts, only: %i[index show]
     resources :api_posts, only: %i[index show]
