@@ -258,110 +258,52 @@ static VALUE state_init_copy(VALUE copy, VALUE orig)
     return copy;
 }
 
-#define STRING_ACCESSOR(name)                                            \
+/* An option's reader and writer: `get` is what the reader returns, `set`
+ * what the writer does with `value` (both see the State's cfg). */
+#define ACCESSOR(name, get, set)                                         \
     static VALUE state_##name(VALUE self)                                \
     {                                                                    \
         GET_CONFIG(self);                                                \
-        return layout_string(cfg->name);                                 \
+        return (get);                                                    \
     }                                                                    \
     static VALUE state_set_##name(VALUE self, VALUE value)               \
     {                                                                    \
         rb_check_frozen(self);                                           \
         GET_CONFIG(self);                                                \
-        RB_OBJ_WRITE(self, &cfg->name, string_option(value, true));      \
+        set;                                                             \
         return Qnil;                                                     \
     }
 
+/* The layout Strings: "" when unset. */
+#define STRING_ACCESSOR(name) \
+    ACCESSOR(name, layout_string(cfg->name), RB_OBJ_WRITE(self, &cfg->name, string_option(value, true)))
 STRING_ACCESSOR(indent)
 STRING_ACCESSOR(space)
 STRING_ACCESSOR(space_before)
 STRING_ACCESSOR(object_nl)
 STRING_ACCESSOR(array_nl)
 
-#define FLAG_ACCESSOR(name)                                              \
-    static VALUE state_##name(VALUE self)                                \
-    {                                                                    \
-        GET_CONFIG(self);                                                \
-        return cfg->name ? Qtrue : Qfalse;                               \
-    }                                                                    \
-    static VALUE state_set_##name(VALUE self, VALUE value)               \
-    {                                                                    \
-        rb_check_frozen(self);                                           \
-        GET_CONFIG(self);                                                \
-        cfg->name = RTEST(value);                                        \
-        return Qnil;                                                     \
-    }
-
+#define FLAG_ACCESSOR(name) ACCESSOR(name, cfg->name ? Qtrue : Qfalse, cfg->name = RTEST(value))
 FLAG_ACCESSOR(allow_nan)
 FLAG_ACCESSOR(ascii_only)
 FLAG_ACCESSOR(script_safe)
 FLAG_ACCESSOR(strict)
+FLAG_ACCESSOR(rfc8785)
 
-static VALUE state_max_nesting(VALUE self)
-{
-    GET_CONFIG(self);
-    return LONG2FIX(cfg->max_nesting);
-}
+/* Integers: max_nesting (0: no limit), depth, buffer_initial_length. */
+ACCESSOR(max_nesting, LONG2FIX(cfg->max_nesting), cfg->max_nesting = long_option(value))
+ACCESSOR(depth, LONG2FIX(cfg->depth), cfg->depth = depth_option(value))
+ACCESSOR(buffer_initial_length, LONG2FIX(cfg->buffer_initial_length), buffer_initial_length_option(cfg, value))
 
-static VALUE state_set_max_nesting(VALUE self, VALUE value)
-{
-    rb_check_frozen(self);
-    GET_CONFIG(self);
-    cfg->max_nesting = long_option(value);
-    return Qnil;
-}
+/* Procs (or false). */
+ACCESSOR(as_json, cfg->as_json, RB_OBJ_WRITE(self, &cfg->as_json, as_json_option(value)))
+ACCESSOR(sort_keys, cfg->sort_keys, RB_OBJ_WRITE(self, &cfg->sort_keys, sort_keys_option(value)))
 
 static VALUE state_check_circular(VALUE self)
 {
     GET_CONFIG(self);
     return cfg->max_nesting ? Qtrue : Qfalse;
 }
-
-static VALUE state_depth(VALUE self)
-{
-    GET_CONFIG(self);
-    return LONG2FIX(cfg->depth);
-}
-
-static VALUE state_set_depth(VALUE self, VALUE value)
-{
-    rb_check_frozen(self);
-    GET_CONFIG(self);
-    cfg->depth = depth_option(value);
-    return Qnil;
-}
-
-static VALUE state_buffer_initial_length(VALUE self)
-{
-    GET_CONFIG(self);
-    return LONG2FIX(cfg->buffer_initial_length);
-}
-
-static VALUE state_set_buffer_initial_length(VALUE self, VALUE value)
-{
-    rb_check_frozen(self);
-    GET_CONFIG(self);
-    buffer_initial_length_option(cfg, value);
-    return Qnil;
-}
-
-#define PROC_ACCESSOR(name)                                              \
-    static VALUE state_##name(VALUE self)                                \
-    {                                                                    \
-        GET_CONFIG(self);                                                \
-        return cfg->name;                                                \
-    }                                                                    \
-    static VALUE state_set_##name(VALUE self, VALUE value)               \
-    {                                                                    \
-        rb_check_frozen(self);                                           \
-        GET_CONFIG(self);                                                \
-        RB_OBJ_WRITE(self, &cfg->name, name##_option(value));            \
-        return Qnil;                                                     \
-    }
-
-PROC_ACCESSOR(as_json)
-PROC_ACCESSOR(sort_keys)
-FLAG_ACCESSOR(rfc8785)
 
 static VALUE state_allow_duplicate_key(VALUE self)
 {
