@@ -121,19 +121,32 @@ module Kit
           end
         end
       RUBY
-      "config/initializers/kit_schema_latency.rb" => <<~RUBY,
-        # KIT_SCHEMA_LATENCY=seconds: a model's first read of its schema waits
-        # that long, as a round trip to a database server does (PostgreSQL,
-        # MySQL: the thread gives the GVL up while it waits). Concurrent
-        # first requests then interleave in ActiveRecord's lazy type building
-        # as they do against a server; SQLite answers in-process, where that
-        # happens only now and then.
-        latency = ENV.fetch("KIT_SCHEMA_LATENCY", "0").to_f
-        if latency.positive?
+      "config/initializers/kit_schema_race.rb" => <<~RUBY,
+        # KIT_SCHEMA_RACE=seconds: the first thread to read a model's schema
+        # waits, at most that long, until a second thread reads it too, so
+        # that both build the model's attribute types (ActiveRecord's
+        # attributes_builder is memoized without a lock), as concurrent first
+        # requests do in most boots against a database server. The tests
+        # need that interleaving in every boot; on a loaded machine a fixed
+        # delay gave it only in some.
+        window = ENV.fetch("KIT_SCHEMA_RACE", "0").to_f
+        if window.positive?
+          gate = Mutex.new
+          arrivals = Hash.new(0)
+          second = Hash.new { |conditions, model| conditions[model] = ConditionVariable.new }
           ActiveSupport.on_load(:active_record) do
             singleton_class.prepend(Module.new do
               define_method(:_default_attributes) do
-                sleep(latency) unless instance_variable_get(:@default_attributes)
+                unless instance_variable_get(:@default_attributes)
+                  gate.synchronize do
+                    arrivals[self] += 1
+                    if arrivals[self] == 1
+                      second[self].wait(gate, window)
+                    else
+                      second[self].broadcast
+                    end
+                  end
+                end
                 super()
               end
             end)
