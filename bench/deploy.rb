@@ -8,13 +8,14 @@
 # `config.jetson.rails_encoder = true`.
 #
 #   bundle exec ruby --yjit bench/deploy.rb [--boots=N] [--cluster[=WORKERS]] [--time=S] [--warmup=S]
-#                                           [--only=index,nested] [--no-write]
+#                                           [--only=index,nested] [--no-write] [--no-pin]
 #
 # Each boot of each world (worlds alternate, their order swapped every
 # boot) starts puma, sends its first requests concurrently as a load
 # balancer does after a deploy (6 clients at once, every endpoint), checks
 # every response against the jbuilder world's bytes, warms each endpoint
-# with wrk, then per endpoint (order rotated per boot): a GC in the server,
+# with wrk (--warmup seconds each: a process reached its steady rate
+# only after some 10 s of traffic), then per endpoint (order rotated per boot): a GC in the server,
 # wrk for --time seconds over as many connections as puma has threads, and
 # the server's allocations per request. The floor (the records loaded,
 # nothing written) is measured the same way in each boot. The spread
@@ -37,7 +38,7 @@ module BenchDeploy
   ENDPOINTS = Kit::Blog::ENDPOINTS
   FLOOR = Kit::Blog::FLOOR
 
-  Options = Struct.new(:boots, :workers, :time, :warmup, :only, :write, keyword_init: true)
+  Options = Struct.new(:boots, :workers, :time, :warmup, :only, :write, :pin, keyword_init: true)
 
   # One world's measurements in one boot.
   Boot = Struct.new(:world, :index, :rps, :allocations, :errors, :boot_seconds, :ruby_after_warm, :fallbacks,
@@ -71,32 +72,50 @@ module BenchDeploy
     def threads = Kit::Blog::DEFAULT_THREADS
     def connections = threads * [@o.workers, 1].max
 
+    # Single mode, --pin: puma on the last CPU, wrk on the others, as a
+    # server whose clients are elsewhere. Unpinned, puma's threads and wrk
+    # share both CPUs as the scheduler places them, and a boot's requests
+    # per second varied by up to 2x from that alone (the same process
+    # measured 350-950 req/s on the floor as it was moved).
+    def pinned?
+      return @pinned unless @pinned.nil?
+
+      @pinned = @o.pin && @o.workers.zero? && Etc.nprocessors >= 2 && system("taskset", "-c", "0", "true") || false
+    end
+
+    def server_cpus = pinned? ? (Etc.nprocessors - 1).to_s : nil
+    def wrk_cpus = pinned? ? "0-#{Etc.nprocessors - 2}" : nil
+
     def settings
       mode = @o.workers.zero? ? "single mode" : "cluster mode, #{@o.workers} workers (preload_app!)"
-      "#{@o.boots} boots per world, #{mode}, #{threads} threads per process, wrk over #{connections} connections, " \
+      pin = pinned? ? ", puma on CPU #{server_cpus} and wrk on #{wrk_cpus}" : ", unpinned"
+      "#{@o.boots} boots per world, #{mode}, #{threads} threads per process, wrk over #{connections} connections#{pin}, " \
         "#{@o.warmup} s of warm-up and #{@o.time} s measured per endpoint and boot"
     end
 
     def boot(world, index)
       t0 = now
-      server = Kit::PumaServer.start(world: world, workers: @o.workers)
+      server = Kit::PumaServer.start(world: world, workers: @o.workers, cpus: server_cpus)
       booted = now - t0
       first = Kit::Traffic.burst(server, @endpoints.values)
       check(world, index, first)
       paths = @endpoints.values + [FLOOR]
-      paths.each { |path| Kit::Traffic.wrk(server, path, connections: connections, seconds: @o.warmup) }
+      paths.each { |path| Kit::Traffic.wrk(server, path, connections: connections, seconds: @o.warmup, cpus: wrk_cpus) }
       ruby_after_warm, fallbacks = standing(server, world) { paths.each { server.get(_1) } }
       rps = {}
       allocations = {}
       errors = 0
       paths.rotate(index).each do |path|
         before = gc(server)
-        rate, failed = Kit::Traffic.wrk(server, path, connections: connections, seconds: @o.time)
+        rate, failed, requests = Kit::Traffic.wrk(server, path, connections: connections, seconds: @o.time,
+                                                                 cpus: wrk_cpus)
         after = gc(server)
         rps[path] = rate
         errors += failed
-        # In single mode one process served the slice: its allocations per request.
-        allocations[path] = (after - before).fdiv(rate * @o.time) if @o.workers.zero?
+        # In single mode one process served the slice: its allocations per
+        # request, which the machine's speed does not move (the path a boot
+        # took does).
+        allocations[path] = (after - before).fdiv(requests) if @o.workers.zero? && requests.positive?
       end
       line = paths.map { |path| "#{name_of(path)} #{rps[path].round}" }.join(", ")
       puts format("  boot %2d %-8s booted in %.1f s; req/s: %s%s", index + 1, world, booted, line,
@@ -174,6 +193,9 @@ module BenchDeploy
       end
       lines << "## Allocations per request (the server's, single mode)"
       lines << ""
+      lines << "Objects allocated per request in each boot's measured slice (median over boots, min–max): the " \
+               "path a boot's requests take, which the machine's speed does not move."
+      lines << ""
       lines << allocations.to_markdown
       lines << ""
       lines << "## Jetson's diagnostics once warm"
@@ -190,7 +212,8 @@ module BenchDeploy
 
     def summary
       t = JetsonBench::Table.new(["endpoint", "jbuilder req/s", "Jetson req/s", "ratio", "above the floor",
-                                  "Jetson boots within 10% of best"])
+                                  "Jetson boots within 10% of best", "the same, each ÷ its boot's floor",
+                                  "jbuilder boots within 10% of best"])
       floor = rps_of("jbuilder", FLOOR).zip(rps_of("jetson", FLOOR))
       (@endpoints.values + [FLOOR]).each do |path|
         gem = rps_of("jbuilder", path)
@@ -201,12 +224,17 @@ module BenchDeploy
           jet_above = 1.0 / j - 1.0 / fj
           jet_above.positive? && gem_above.positive? ? gem_above / jet_above : nil
         end.compact
-        within = jet.count { _1 >= 0.9 * jet.max }
+        # The floor writes no JSON: what moves it from boot to boot is the
+        # machine, so a rate relative to its boot's floor shows a boot's own
+        # path without the machine's drift.
+        relative = jet.zip(floor.map(&:last)).map { |j, fj| j / fj }
         t << [name_of(path), range(gem), range(jet), ratio(ratios), path == FLOOR ? "-" : ratio(above),
-              "#{within} of #{jet.size}"]
+              within_best(jet), path == FLOOR ? "-" : within_best(relative), within_best(gem)]
       end
       t
     end
+
+    def within_best(values) = "#{values.count { _1 >= 0.9 * values.max }} of #{values.size}"
 
     def range(values) = "#{S.median(values).round} (#{values.min.round}–#{values.max.round})"
 
@@ -230,13 +258,15 @@ module BenchDeploy
 
     def allocations
       paths = @endpoints.values + [FLOOR]
-      t = JetsonBench::Table.new(["endpoint", "jbuilder", "Jetson"])
+      t = JetsonBench::Table.new(["endpoint", "jbuilder", "Jetson", "Jetson's boots within 10% of its median"])
       paths.each do |path|
-        per = WORLDS.map do |world|
-          values = @boots.select { _1.world == world }.map { _1.allocations[path] }.compact
-          values.empty? ? "-" : S.median(values).round.to_s
+        per = WORLDS.to_h do |world|
+          [world, @boots.select { _1.world == world }.map { _1.allocations[path] }.compact]
         end
-        t << [name_of(path), *per]
+        cells = per.values.map { |values| values.empty? ? "-" : "#{S.median(values).round} (#{values.min.round}–#{values.max.round})" }
+        jet = per.fetch("jetson")
+        within = jet.empty? ? "-" : "#{jet.count { (_1 - S.median(jet)).abs <= 0.1 * S.median(jet) }} of #{jet.size}"
+        t << [name_of(path), *cells, within]
       end
       t
     end
@@ -262,7 +292,7 @@ module BenchDeploy
   end
 
   def self.options(argv)
-    o = Options.new(boots: 5, workers: 0, time: 2, warmup: 1, only: nil, write: true)
+    o = Options.new(boots: 5, workers: 0, time: 2, warmup: 2, only: nil, write: true, pin: true)
     OptionParser.new do |op|
       op.on("--boots=N", Integer) { o.boots = _1 }
       op.on("--cluster[=WORKERS]", Integer) { o.workers = _1 || 2 }
@@ -270,6 +300,7 @@ module BenchDeploy
       op.on("--warmup=S", Integer) { o.warmup = _1 }
       op.on("--only=NAMES", Array) { o.only = _1 }
       op.on("--no-write") { o.write = false }
+      op.on("--no-pin") { o.pin = false }
     end.parse!(argv.dup)
     o
   end

@@ -35,8 +35,9 @@ module Kit
     end
 
     def initialize(world:, workers: 0, threads: Blog::DEFAULT_THREADS, rails_env: "production", dir: Blog.dir,
-                   log_path: File::NULL, yjit: true, env: {}, headers: {})
+                   log_path: File::NULL, yjit: true, env: {}, headers: {}, cpus: nil)
       @world = world
+      @cpus = cpus
       @headers = HEADERS.merge(headers)
       @workers = workers
       @dir = dir
@@ -50,6 +51,9 @@ module Kit
 
     def start
       command = [RbConfig.ruby, "-S", "bundle", "exec", "puma", "-C", "config/puma.rb"]
+      # cpus: "1" runs puma and every thread it starts on those CPUs only
+      # (taskset), away from a load generator on the others.
+      command = ["taskset", "-c", @cpus, *command] if @cpus
       @pid = Process.spawn(@env, *command, chdir: @dir, out: @log_path, err: @log_path, pgroup: true)
       wait_until_ready
       self

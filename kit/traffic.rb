@@ -38,15 +38,19 @@ module Kit
     end
 
     # wrk's requests per second for `seconds` (whole seconds) over `connections`
-    # connections on one thread, and its count of non-2xx responses.
-    def wrk(server, path, connections:, seconds:)
+    # connections on one thread, its count of non-2xx responses and of
+    # requests; on the
+    # CPUs `cpus` names (taskset's list) when given.
+    def wrk(server, path, connections:, seconds:, cpus: nil)
       headers = PumaServer::HEADERS.flat_map { |name, value| ["-H", "#{name}: #{value}"] }
-      out, status = Open3.capture2e("wrk", "-t1", "-c#{connections}", "-d#{seconds}s", *headers, server.url(path))
+      command = ["wrk", "-t1", "-c#{connections}", "-d#{seconds}s", *headers, server.url(path)]
+      command = ["taskset", "-c", cpus, *command] if cpus
+      out, status = Open3.capture2e(*command)
       raise "wrk failed: #{out}" unless status.success?
 
       rps = out[/Requests\/sec:\s+([\d.]+)/, 1] or raise "wrk printed no rate: #{out}"
       errors = out[/Non-2xx or 3xx responses:\s+(\d+)/, 1].to_i
-      [Float(rps), errors]
+      [Float(rps), errors, out[/(\d+) requests in/, 1].to_i]
     end
   end
 end
