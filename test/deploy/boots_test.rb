@@ -57,10 +57,15 @@ class DeployBootsTest < Minitest::Test
   # (Post's records carrying types Post does not keep), or the test did not
   # test it.
   SCHEMA_RACE = "2"
+  RACE_BOOTS = 8
 
   def test_every_boot_takes_the_native_paths_in_single_mode
-    shared = Array.new(BOOTS) { |boot| check_boot(boot, workers: 0) }
-    puts "\ndeploy: #{shared.count { _1.include?(false) }} of #{BOOTS} single-mode boots raced on Post's attribute types"
+    # BOOTS boots, and more (up to RACE_BOOTS) until one has raced: on
+    # Rails 8.1 every boot raced here, on 8.0 three boots of four.
+    shared = []
+    shared << check_boot(shared.size, workers: 0) while shared.size < BOOTS ||
+                                                         (shared.flatten.all? && shared.size < RACE_BOOTS)
+    puts "\ndeploy: #{shared.count { _1.include?(false) }} of #{shared.size} single-mode boots raced on Post's attribute types"
     assert_includes shared.flatten, false, "no boot raced on Post's attribute types"
   end
 
