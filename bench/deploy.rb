@@ -15,9 +15,10 @@
 # balancer does after a deploy (6 clients at once, every endpoint), checks
 # every response against the jbuilder world's bytes, warms each endpoint
 # with wrk (--warmup seconds each: a process reached its steady rate
-# only after some 10 s of traffic), then per endpoint (order rotated per boot): a GC in the server,
-# wrk for --time seconds over as many connections as puma has threads, and
-# the server's allocations per request. The floor (the records loaded,
+# only after some 10 s of traffic), then per endpoint (order rotated per
+# boot): a GC in the server, wrk for --time seconds over as many
+# connections as puma has threads, and the server's allocations per
+# request. The floor (the records loaded,
 # nothing written) is measured the same way in each boot. The spread
 # across boots is the point: a boot that took a slow path shows as one.
 # Jetson's diagnostics after each boot say whether anything stayed on Ruby's
@@ -50,6 +51,7 @@ module BenchDeploy
       @endpoints = options.only ? ENDPOINTS.slice(*options.only) : ENDPOINTS
       @boots = []
       @reference = nil
+      @pinned = options.pin && options.workers.zero? && Etc.nprocessors >= 2 && system("taskset", "-c", "0", "true")
     end
 
     def run
@@ -77,11 +79,7 @@ module BenchDeploy
     # share both CPUs as the scheduler places them, and a boot's requests
     # per second varied by up to 2x from that alone (the same process
     # measured 350-950 req/s on the floor as it was moved).
-    def pinned?
-      return @pinned unless @pinned.nil?
-
-      @pinned = @o.pin && @o.workers.zero? && Etc.nprocessors >= 2 && system("taskset", "-c", "0", "true") || false
-    end
+    def pinned? = @pinned
 
     def server_cpus = pinned? ? (Etc.nprocessors - 1).to_s : nil
     def wrk_cpus = pinned? ? "0-#{Etc.nprocessors - 2}" : nil
@@ -263,7 +261,7 @@ module BenchDeploy
         per = WORLDS.to_h do |world|
           [world, @boots.select { _1.world == world }.map { _1.allocations[path] }.compact]
         end
-        cells = per.values.map { |values| values.empty? ? "-" : "#{S.median(values).round} (#{values.min.round}–#{values.max.round})" }
+        cells = per.values.map { |values| values.empty? ? "-" : range(values) }
         jet = per.fetch("jetson")
         within = jet.empty? ? "-" : "#{jet.count { (_1 - S.median(jet)).abs <= 0.1 * S.median(jet) }} of #{jet.size}"
         t << [name_of(path), *cells, within]
