@@ -43,6 +43,7 @@ module Kit
       "show" => "/posts/1.json",
       "comments" => "/comments.json",
       "nested" => "/kit/nested.json",
+      "composed" => "/kit/composed.json",
       "cached" => "/kit/cached.json",
       "render_json" => "/kit/render_json.json",
       "render_json_include" => "/kit/render_json_include.json"
@@ -82,6 +83,12 @@ module Kit
         class KitController < ApplicationController
           def nested
             @posts = Post.includes(:comments)
+          end
+
+          # 100 posts, each the scaffold's partial with locals inside a
+          # block and its comments' collection: how apps compose views.
+          def composed
+            @posts = Post.includes(:comments).limit(100)
           end
 
           def cached
@@ -161,6 +168,14 @@ module Kit
         json.url post_url(post, format: :json)
         json.comments post.comments, partial: "comments/comment", as: :comment
       RUBY
+      "app/views/kit/composed.json.jbuilder" => <<~RUBY,
+        json.array! @posts do |post|
+          json.post do
+            json.partial! "posts/post", post: post
+          end
+          json.comments post.comments, partial: "comments/comment", as: :comment
+        end
+      RUBY
       "app/views/kit/cached.json.jbuilder" => <<~RUBY
         json.array! @posts, partial: "posts/post", as: :post, cached: true
       RUBY
@@ -168,7 +183,7 @@ module Kit
 
     ROUTES = <<~RUBY
       scope "kit", controller: "kit" do
-        %w[nested cached render_json render_json_include floor gc diagnostics].each { |action| get action }
+        %w[nested composed cached render_json render_json_include floor gc diagnostics].each { |action| get action }
       end
     RUBY
 

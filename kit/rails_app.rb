@@ -100,7 +100,7 @@ module Kit
     def check_world(name, world)
       return unless %w[jetson jbuilder].include?(world)
 
-      origin = ::JbuilderTemplate.instance_method(:partial!).source_location.first
+      origin = ::JbuilderTemplate.instance_method(:cache!).source_location.first
       return if origin.include?("/lib/jetson/") == (world == "jetson")
 
       abort "#{name}: JbuilderTemplate comes from #{origin}, not from the #{world} world"

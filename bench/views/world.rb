@@ -104,7 +104,7 @@ module BenchViews
     end
 
     def info
-      origin = defined?(::JbuilderTemplate) ? ::JbuilderTemplate.instance_method(:partial!).source_location&.first : nil
+      origin = defined?(::JbuilderTemplate) ? ::JbuilderTemplate.instance_method(:cache!).source_location&.first : nil
       yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false
       gems = %w[rails jbuilder props_template jb oj sqlite3 json].to_h { |g| [g, Gem.loaded_specs[g]&.version&.to_s] }
       { world: Kit::ViewsApp.world, pid: Process.pid, ruby: RUBY_DESCRIPTION, yjit: yjit, gems: gems,

@@ -327,5 +327,24 @@ module Jetson
 
 
     nil
+
+    # The `partial!` of {JbuilderTemplate}, which includes this module.
+    module TemplatePartials
+      nil
+
+      # @!method partial!(*args)
+      #   Renders a partial into this document, as the jbuilder gem's partial!
+      #   does: a name with locals (as keywords or `locals:`), options
+      #   (`partial:`, `collection:`, `as:`, `cached:`), or a model (the
+      #   partial its `to_partial_path` names). A name with locals runs the
+      #   partial's compiled method from a plan made once per render.
+      #   @example
+      #     json.partial! "comments/comments", comments: @message.comments
+      #     json.partial! partial: "posts/post", collection: @posts, as: :post
+      #     json.partial! @post
+      #   @return [nil]
+
+      nil
+    end
   end
 end

@@ -94,8 +94,9 @@ typedef struct jb_builder {
     /* builder/records.c: the snapshots of cast leaves' casts (an Array, or
      * Qnil), and the reader of records' attribute sets (or Qnil). */
     VALUE casts, record_reader;
-    /* builder/partials.c: plans of single partials rendered under a key. */
-    VALUE inline_plans;
+    /* builder/partials.c: plans of single partials rendered under a key, and
+     * of partial! calls with a name and locals. */
+    VALUE inline_plans, single_plans;
 } jb_builder;
 
 typedef struct jb_key {
@@ -195,6 +196,14 @@ void jt_init_builder_partials(void);
 /* view._run(method, template, locals, buffer, &block), or natively what it
  * does when native is true and method a Symbol (builder/partials.c). */
 VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE buffer, VALUE block, bool native);
+/* builder/view_events.c: fn(arg) inside the events ActionView owes
+ * listeners for a native run (events: PartialRenderer#view_events's Array,
+ * or nil when nobody listens). jb_template_event: !render_template around one
+ * run of a template's method; jb_partial_event: render_partial around a
+ * single partial, whose payload carries its locals. */
+VALUE jb_template_event(VALUE events, VALUE (*fn)(VALUE), VALUE arg);
+VALUE jb_partial_event(VALUE events, VALUE view, VALUE locals, VALUE (*fn)(VALUE), VALUE arg);
+void jt_init_builder_view_events(void);
 /* _is_collection?: responds to map and count, and is not a Struct. */
 bool jb_collection_p(jb_builder *b, VALUE object);
 /* True when object is an ActiveRecord record known not to respond to map

@@ -24,6 +24,7 @@ static void builder_mark(void *ptr)
     rb_gc_mark(b->casts);
     rb_gc_mark(b->record_reader);
     rb_gc_mark(b->inline_plans);
+    rb_gc_mark(b->single_plans);
 }
 
 static void builder_free(void *ptr)
@@ -61,6 +62,7 @@ static VALUE builder_alloc(VALUE klass)
     b->casts = Qnil;
     b->record_reader = Qnil;
     b->inline_plans = Qnil;
+    b->single_plans = Qnil;
     /* Key methods stand for method_missing only where method_missing is
      * Jetson::Builder's (a subclass may have its own: see builder_key_method). */
     b->own_method_missing = klass == jb.cBuilder || RTEST(rb_funcall(jb.cBuilder, jb.id_own_method_missing_p, 1, klass));
@@ -719,4 +721,5 @@ void jt_init_builder(void)
     jt_init_builder_fragments();
     jt_init_builder_records();
     jt_init_builder_partials();
+    jt_init_builder_view_events();
 }

@@ -164,7 +164,7 @@ static VALUE builder_collection_element(VALUE self, VALUE node)
 }
 
 /* _render_elements(node, objects, view, template, locals, variables,
- * iteration, buffer, renderer, native_run): a collection of .jbuilder partials, each
+ * iteration, buffer, renderer, native_run, events): a collection of .jbuilder partials, each
  * object an element in a scope of its own, rendered by calling the
  * partial's compiled method as Template#render does (`view._run(method,
  * template, locals, buffer)`), with ActionView's collection locals: the
@@ -174,10 +174,11 @@ static VALUE builder_collection_element(VALUE self, VALUE node)
  * Template#render, a StandardError raised by the partial's method goes to
  * renderer.element_error(template, error) (ActionView::Template::Error);
  * anything raised by the collection itself (its each) is left as it is, for
- * the view around it to wrap. One rb_ensure for the whole loop puts the
+ * the view around it to wrap. Each run emits the !render_template event
+ * when events say it is owed (builder/view_events.c). One rb_ensure for the whole loop puts the
  * builder's state back if anything raises. */
 struct elements {
-    VALUE self, objects, view, method, template, locals, buffer, iteration, renderer;
+    VALUE self, objects, view, method, template, locals, buffer, iteration, renderer, events;
     VALUE as, counter, iteration_name;
     int32_t node;
     long index;
@@ -194,10 +195,16 @@ static void set_local(struct elements *e, VALUE name, VALUE value)
     }
 }
 
-static VALUE run_partial(VALUE data)
+static VALUE run_method(VALUE data)
 {
     struct elements *e = (struct elements *)data;
     return jb_view_run(e->view, e->method, e->template, e->locals, e->buffer, Qnil, e->native_run);
+}
+
+/* The method inside Template#render's !render_template event, when owed. */
+static VALUE run_partial(VALUE data)
+{
+    return jb_template_event(((struct elements *)data)->events, run_method, data);
 }
 
 static void render_element(struct elements *e, VALUE object)
@@ -255,7 +262,7 @@ static VALUE elements_ensure(VALUE data)
 
 static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
 {
-    rb_check_arity(argc, 10, 10);
+    rb_check_arity(argc, 11, 11);
     VALUE objects = argv[1], template = argv[3], locals = argv[4], variables = argv[5];
     jb_builder *b = jb_get(self);
     Check_Type(locals, T_HASH);
@@ -265,7 +272,8 @@ static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
         .self = self, .objects = objects, .view = argv[2], .template = template, .locals = locals, .iteration = argv[6],
         .buffer = argv[7], .renderer = argv[8], .as = RARRAY_AREF(variables, 0), .counter = RARRAY_AREF(variables, 1),
         .iteration_name = RARRAY_AREF(variables, 2), .node = collection_node(b, argv[0]),
-        .plain_locals = RBASIC_CLASS(locals) == rb_cHash, .native_run = RTEST(argv[9]), .saved = jb_save_state(b),
+        .plain_locals = RBASIC_CLASS(locals) == rb_cHash, .native_run = RTEST(argv[9]), .events = argv[10],
+        .saved = jb_save_state(b),
     };
     e.method = rb_funcall(template, jb.id_method_name, 0);
     if (e.native_run) e.method = rb_str_intern(StringValue(e.method));

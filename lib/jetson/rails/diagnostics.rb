@@ -107,7 +107,7 @@ module Jetson
           when :changed then "Ruby code replaced #{name}'s attributes while the record was written"
           when :private_reader then "#{attribute} is private (extract! calls it with public_send)"
           when :listener then "#{detail}: #{listeners('!render_template.action_view')} listen to " \
-                              "!render_template.action_view, owed per element"
+                              "!render_template.action_view, owed by a partial the Ruby renderer runs"
           when :strict_locals then "#{detail} declares strict locals"
           when :handler then "#{detail} is not a .jbuilder template"
           when :cache_miss then "#{detail}: a cached collection's misses, rendered one at a time for their JSON"

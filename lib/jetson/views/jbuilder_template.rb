@@ -37,23 +37,10 @@ class JbuilderTemplate < ::Jbuilder
     options.nil? ? super() : super(**options)
   end
 
-  # Renders a partial into this document, as the jbuilder gem's partial!
-  # does.
-  #
-  # @example
-  #   json.partial! "comments/comments", comments: @message.comments
-  #   json.partial! partial: "posts/post", collection: @posts, as: :post
-  #   json.partial! @post  # the partial its to_partial_path names
-  # @return [void]
-  def partial!(*args)
-    if args.one? && _active_model?(args.first)
-      _partials.render_object(args.first, { json: self })
-    else
-      options = args.extract_options!.dup
-      options[:partial] = args.first if args.present?
-      _render_partial_with_options(options)
-    end
-  end
+  # partial! (documented in lib/jetson/api_docs.rb) is a C method: the
+  # commonest forms, a name and locals, run natively from a plan
+  # (ext/jetson/builder/partials.c); the others come to _render_partial!.
+  include ::Jetson::Builder::TemplatePartials
 
   # Caches what the block builds, as the `cache` view helper caches markup
   # (same key and digest, `expires_in:` and the store's other options).
@@ -114,6 +101,25 @@ class JbuilderTemplate < ::Jbuilder
   end
 
   private
+
+  # partial!(*args) as the jbuilder gem's: a model, a name with locals, or
+  # options.
+  def _render_partial!(*args)
+    if args.one? && _active_model?(args.first)
+      _partials.render_object(args.first, { json: self })
+    else
+      options = args.extract_options!.dup
+      options[:partial] = args.first if args.present?
+      _render_partial_with_options(options)
+    end
+  end
+
+  # The plan of `json.partial! "authors/author", author: post.author` for the
+  # native side, asked once per partial and local names in a render (see
+  # PartialRenderer#single_plan).
+  def _single_partial_plan(partial, keys, explicit)
+    _partials.single_plan(partial, keys, explicit)
+  end
 
   def _partials
     @partials ||= ::Jetson::Views::PartialRenderer.new(@context)

@@ -28,6 +28,10 @@ module Jetson
     # @api private
     class PartialRenderer
       NO_PREFIXES = [].freeze
+      # Options of partial! that are not locals: the gem's (partial, as,
+      # collection, cached, locals), what render and its lookups read.
+      SINGLE_OPTIONS = %i[partial as collection cached locals handlers object layout formats locale variants
+                          spacer_template].freeze
       # LookupContext#find_template (an alias of find) is gone after Rails
       # 8.1, whose find returns nil for a missing template and find! raises.
       FIND = ::ActionView::LookupContext.method_defined?(:find!) ? :find! : :find_template
@@ -113,19 +117,44 @@ module Jetson
       # the native side to repeat per call: [template, method name (a Symbol
       # when _run is repeated natively), locals (the object set into it each
       # time), view, output buffer, self (for element_error), the layout
-      # block, whether _run is repeated natively]; false when a call must come here
-      # (events owed to a listener of render_partial.action_view, a template
-      # that is not a .jbuilder run directly).
+      # block, whether _run is repeated natively, the events owed to
+      # listeners (view_events)]; false when a call must come here (a
+      # template that is not a .jbuilder run directly).
       def inline_plan(json, partial, as)
-        return false if ::ActiveSupport::Notifications.notifier.listening?("render_partial.action_view")
-
         locals = { as => nil, json: json }
-        options = { handlers: ::JbuilderTemplate.template_lookup_options[:handlers] }
-        template = find(partial, locals.keys, details(options))
-        return false unless template.handler.equal?(::JbuilderHandler) && direct?(template)
+        plan(partial, locals.keys, locals)
+      end
 
-        method = @native_run ? template.method_name.to_sym : template.method_name
-        [template, method, locals, @view, @buffer, self, @layout_block, @native_run].freeze
+      # What partial! does for a name and locals (`json.partial!
+      # "authors/author", author: post.author`: locals { keys..., json: },
+      # the default handlers), for the native side to repeat per call, in
+      # inline_plan's layout (the locals slot nil: each call makes its own);
+      # false when a call must come here: a local name that is one of
+      # render's options (the gem passes them to render too), a template that
+      # is not a .jbuilder run directly. explicit: the locals came as
+      # `locals:`, whose names are the partial's whatever they are.
+      def single_plan(partial, keys, explicit)
+        return false if !explicit && keys.any? { |key| option_name?(key) }
+
+        plan(partial, keys.include?(:json) ? keys : [*keys, :json], nil)
+      end
+
+      # The events ActionView emits around a partial that a native run owes
+      # its listeners (see ext/jetson/builder/view_events.c): the single
+      # partial's render_partial (partial: true) and Template#render's
+      # !render_template, as far as something listens to them; nil when
+      # nothing does. Asked once per template and render.
+      def view_events(template, partial:)
+        notifier = ::ActiveSupport::Notifications.notifier
+        partial &&= notifier.listening?("render_partial.action_view")
+        return nil unless partial || debug_events?
+
+        identifier = template.identifier
+        [::ActiveSupport::Notifications,
+         partial ? "render_partial.action_view" : nil, partial ? { identifier: identifier, layout: nil }.freeze : nil,
+         debug_events? ? "!render_template.action_view" : nil,
+         debug_events? ? { virtual_path: template.virtual_path, identifier: identifier }.freeze : nil,
+         template.virtual_path].freeze
       end
 
       # Renders each object as an element of node, ActionView's collection
@@ -139,7 +168,7 @@ module Jetson
         if buffer && !block_given? && direct?(template)
           Jetson::Rails::Diagnostics.native(:partials, iteration.size)
           return json.__send__(:_render_elements, node, objects, @view, template, locals, variables, iteration,
-                               buffer, self, @native_run)
+                               buffer, self, @native_run, view_events(template, partial: false))
         end
         why = !buffer ? :handler : (block_given? ? :cache_miss : indirect_reason(template))
         Jetson::Rails::Diagnostics.fallback(:partials, why, nil, template.virtual_path, iteration.size)
@@ -188,12 +217,10 @@ module Jetson
       # method as Template#render does, without going through it (natively:
       # Jetson::Builder#_render_elements). Template#render compiles the
       # template (done here first), checks strict locals (then it goes on
-      # doing so) and instruments "!render_template.action_view", an event
-      # ActionView documents as costly and meant for development: while
-      # something listens to it, every element goes through Template#render
-      # and emits it.
+      # doing so) and instruments "!render_template.action_view" (the native
+      # runs emit it themselves while something listens: view_events).
       def direct?(template)
-        return false if template.strict_locals? || debug_events?
+        return false if template.strict_locals?
         return true if @compiled.key?(template)
         return false unless template.respond_to?(:compile!, true)
 
@@ -201,11 +228,13 @@ module Jetson
         @compiled[template] = true
       end
 
-      # Why direct? refused a .jbuilder template (for the diagnostics).
+      # Why a .jbuilder template was not run directly (for the diagnostics):
+      # direct? refused it, or, for a single partial the Ruby way,
+      # debug_events? did.
       def indirect_reason(template)
         if template.strict_locals? then :strict_locals
-        elsif debug_events? then :listener
-        else :view
+        elsif !template.respond_to?(:compile!, true) then :view
+        else :listener
         end
       end
 
@@ -218,10 +247,26 @@ module Jetson
       end
 
       # Whether something listens to "!render_template.action_view" (asked
-      # once per render: the answer only changes when an app subscribes).
+      # once per render: the answer only changes when an app subscribes):
+      # an APM agent, or a subscriber to every event.
       def debug_events?
         @debug_events = ::ActiveSupport::Notifications.notifier.listening?("!render_template.action_view") if @debug_events.nil?
         @debug_events
+      end
+
+      # A plan for the native side (inline_plan's layout), or false.
+      def plan(partial, keys, locals)
+        options = { handlers: ::JbuilderTemplate.template_lookup_options[:handlers] }
+        template = find(partial, keys, details(options))
+        return false unless template.handler.equal?(::JbuilderHandler) && direct?(template)
+
+        method = @native_run ? template.method_name.to_sym : template.method_name
+        [template, method, locals, @view, @buffer, self, @layout_block, @native_run,
+         view_events(template, partial: true)].freeze
+      rescue ::ActionView::Template::Error
+        # A template that does not compile: the Ruby way raises its error
+        # where ActionView does, inside the partial's render event.
+        false
       end
 
       # Template#render's work for a compiled .jbuilder partial (see direct?).
@@ -252,6 +297,10 @@ module Jetson
         ::Kernel.raise ::ActionView::Template::Error, template
       end
 
+      def option_name?(key)
+        SINGLE_OPTIONS.include?(key) || ::ActionView::LookupContext.registered_details.include?(key)
+      end
+
       # Render options ActionView's render helper interprets and this class
       # leaves to it.
       def delegated?(options)
@@ -269,7 +318,7 @@ module Jetson
         ::ActiveSupport::Notifications.instrument("render_partial.action_view",
                                                   identifier: template.identifier, layout: nil,
                                                   locals: locals) do |payload|
-          content = if jbuilder && direct?(template)
+          content = if jbuilder && !debug_events? && direct?(template)
                       Jetson::Rails::Diagnostics.native(:partials, 1)
                       run(template, locals, &@layout_block)
                     else

@@ -15,7 +15,8 @@ class ViewsNativePathsTest < Minitest::Test
   include ViewsDiff
 
   WATCHED = %i[_run _encode attributes! to_json _render_elements inline_plan render_template _set_inline_partial
-               _element_json _element_value _captured_json _captured_value _collection_fill].freeze
+               _element_json _element_value _captured_json _captured_value _collection_fill _single_partial_plan
+               _render_partial!].freeze
 
   # What `_run` the counts mean: ActionView's; the others are Jetson's.
   def calls(scenario)
@@ -105,29 +106,68 @@ class ViewsNativePathsTest < Minitest::Test
     assert_equal Post.count + 1, counts[:_set_inline_partial], "#{rails}: #{counts}"
   end
 
-  # Jetson::Rails.diagnostics counts what the calls above show: partials and
-  # elements Jetson ran, none through Template#render; with a listener on
-  # "!render_template.action_view" every element goes through it, and the
-  # diagnostics name that listener as the reason.
-  def test_diagnostics_count_the_partials
-    requests = %w[/cases/nested_partials /cases/partial_collection]
-    ViewsRunner.perform({ requests: requests }) # warm
-    Jetson::Rails::Diagnostics.reset!
-    ViewsRunner.perform({ requests: requests })
-    diagnostics = Jetson::Rails.diagnostics
-    assert_equal 0, diagnostics[:partials][:ruby], "#{rails}: #{diagnostics[:fallbacks]}"
-    assert_operator diagnostics[:partials][:native], :>=, Post.count, "#{rails}: #{diagnostics}"
-    assert_equal 0, diagnostics[:records][:ruby], "#{rails}: #{diagnostics[:fallbacks]}"
+  # `json.partial! "authors/author", author: post.author`, per element of a
+  # loop and at the top, with locals as keywords, as `locals:` and as
+  # `partial:`/`locals:`, and with none: the partial's method runs natively
+  # from a plan made once per render and list of local names. The forms
+  # that keep to Ruby: render options among the locals.
+  def test_single_partials_with_locals_render_natively
+    native = %w[/cases/nested_in_block /cases/partial_locals /cases/partial_options_locals
+                /cases/only_jbuilder_partials /cases/partial_punning]
+    assert_same_views({ requests: native })
+    counts = calls({ requests: native })
+    assert_equal native.size, counts[:_run], "#{rails}: partials went through ActionView::Base#_run: #{counts}"
+    assert_equal 0, counts[:_render_partial!], "#{rails}: #{counts}"
+    assert_equal 0, counts[:"PartialRenderer#render_template"], "#{rails}: #{counts}"
+    assert_equal native.size, counts[:_single_partial_plan], "#{rails}: one plan per render: #{counts}"
 
+    ruby = %w[/cases/partial_locals_option /cases/partial_formats /cases/partial_options_toplevel]
+    assert_same_views({ requests: ruby })
+    counts = calls({ requests: ruby })
+    assert_equal ruby.size, counts[:_render_partial!], "#{rails}: #{counts}"
+  end
+
+  # Jetson::Rails.diagnostics counts what the calls above show: partials and
+  # elements Jetson ran, none through Template#render. With a listener on
+  # "!render_template.action_view" (as APM agents subscribe) they stay
+  # native and emit the event themselves.
+  def test_diagnostics_count_the_partials
+    requests = %w[/cases/nested_partials /cases/partial_collection /cases/nested_in_block]
+    ViewsRunner.perform({ requests: requests }) # warm
+    [{}, { debug_events: true }, { events: true, debug_events: true }].each do |listeners|
+      Jetson::Rails::Diagnostics.reset!
+      ViewsRunner.perform({ requests: requests, **listeners })
+      diagnostics = Jetson::Rails.diagnostics
+      assert_equal 0, diagnostics[:partials][:ruby], "#{rails}, #{listeners}: #{diagnostics[:fallbacks]}"
+      assert_operator diagnostics[:partials][:native], :>=, Post.count, "#{rails}, #{listeners}: #{diagnostics}"
+      assert_equal 0, diagnostics[:records][:ruby], "#{rails}, #{listeners}: #{diagnostics[:fallbacks]}"
+    end
+
+    # A model's partial goes through the Ruby renderer, and Template#render
+    # while something listens to the event it owes.
     Jetson::Rails::Diagnostics.reset!
-    ViewsRunner.perform({ requests: requests, debug_events: true })
+    ViewsRunner.perform({ requests: %w[/cases/partial_model], debug_events: true })
     diagnostics = Jetson::Rails.diagnostics
-    assert_operator diagnostics[:partials][:ruby], :>=, Post.count, "#{rails}: #{diagnostics}"
-    reasons = diagnostics[:fallbacks].select { _1[:kind] == :partials }.map { _1[:reason] }.uniq
-    assert_equal [:listener], reasons
-    assert_match(/listen to !render_template\.action_view, owed per element/, diagnostics[:fallbacks].first[:why])
+    assert_equal [:listener], diagnostics[:fallbacks].select { _1[:kind] == :partials }.map { _1[:reason] }.uniq
+    assert_match(/listen to !render_template\.action_view, owed by a partial the Ruby renderer runs/,
+                 diagnostics[:fallbacks].first[:why])
   ensure
     Jetson::Rails::Diagnostics.reset!
+  end
+
+  # With listeners on every render event (render_partial, render_collection,
+  # !render_template: what New Relic's agent subscribes to), the partials run
+  # natively and emit the events, with the payloads, of the jbuilder gem's
+  # renders.
+  def test_partials_under_listeners_stay_native_with_the_gems_events
+    native = %w[/cases/nested_partials /cases/key_object /cases/nested_in_block /cases/partial_locals
+                /cases/partial_options_locals]
+    others = %w[/cases/partial_collection /cases/cached_collection /cases/partial_formats]
+    assert_same_views({ requests: native + others + others, events: true, debug_events: true })
+    counts = calls({ requests: native, events: true, debug_events: true })
+    assert_equal native.size, counts[:_run], "#{rails}: partials went through ActionView::Base#_run: #{counts}"
+    assert_equal 0, counts[:"PartialRenderer#render_template"], "#{rails}: #{counts}"
+    assert_equal 0, counts[:_render_partial!], "#{rails}: #{counts}"
   end
 
   # The document's text is the native writer's (target!), not the Hash

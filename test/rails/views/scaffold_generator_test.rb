@@ -294,7 +294,7 @@ module ScaffoldChild
       ensure
         clock.travel_back
       end
-      template = ::JbuilderTemplate.instance_method(:partial!).source_location.first
+      template = ::JbuilderTemplate.instance_method(:cache!).source_location.first
       app.load_generators
       { outcomes: outcomes, template: template, cases: extra_cases(dir, JBUILDER_OFF_CASES) }
     end
