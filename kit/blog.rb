@@ -75,6 +75,8 @@ module Kit
       when "jetson" then require "jetson/jbuilder"
       else raise ArgumentError, "KIT_WORLD: jbuilder or jetson"
       end
+      # KIT_APM=newrelic: New Relic's agent, offline (Kit::Blog.apm_env).
+      require "newrelic_rpm" if ENV["KIT_APM"] == "newrelic"
     RUBY
 
     KIT_FILES = {
@@ -115,6 +117,18 @@ module Kit
           def gc
             GC.start
             render json: { pid: Process.pid, allocated: GC.stat(:total_allocated_objects) }
+          end
+
+          # The view metrics New Relic's agent has recorded in this process
+          # (KIT_APM=newrelic): "metric (scope)" => calls.
+          def apm
+            stats = defined?(NewRelic::Agent) ? NewRelic::Agent.instance.stats_engine.to_h : {}
+            views = stats.filter_map do |spec, stat|
+              next unless spec.name.start_with?("View/")
+
+              ["\#{spec.name} (\#{spec.scope})", stat.call_count]
+            end
+            render json: { pid: Process.pid, metrics: views.sort.to_h }
           end
 
           # This process's Jetson diagnostics (the jbuilder world has none),
@@ -183,7 +197,7 @@ module Kit
 
     ROUTES = <<~RUBY
       scope "kit", controller: "kit" do
-        %w[nested composed cached render_json render_json_include floor gc diagnostics].each { |action| get action }
+        %w[nested composed cached render_json render_json_include floor gc diagnostics apm].each { |action| get action }
       end
     RUBY
 
@@ -218,6 +232,20 @@ module Kit
           "RUBYOPT" => nil, "RAILS_LOG_LEVEL" => ENV.fetch("KIT_LOG_LEVEL", "info"),
           "JETSON_EXTENSION" => ENV["JETSON_EXTENSION"]
         }
+      end
+
+      # The environment of an app process with an APM agent: "newrelic" is
+      # New Relic's newrelic_rpm, enabled without a licence or a connection
+      # (monitor mode off): it instruments and records metrics in the
+      # process, and sends nothing.
+      def apm_env(agent)
+        case agent
+        when nil then {}
+        when "newrelic"
+          { "KIT_APM" => agent, "NEW_RELIC_AGENT_ENABLED" => "true", "NEW_RELIC_MONITOR_MODE" => "false",
+            "NEW_RELIC_APP_NAME" => "kit", "NEW_RELIC_LOG" => "stdout" }
+        else raise ArgumentError, "kit: no APM agent #{agent.inspect} (newrelic)"
+        end
       end
 
       def rails_version

@@ -45,9 +45,7 @@ class DeployBootsTest < Minitest::Test
   end
 
   def kit_gems?
-    Gem::Specification.find_by_name("railties") && Gem::Specification.find_by_name("puma")
-  rescue Gem::MissingSpecError
-    false
+    gem?("railties") && gem?("puma")
   end
 
   # A model's first schema read waits for a second thread's (kit/blog.rb,
@@ -83,8 +81,8 @@ class DeployBootsTest < Minitest::Test
 
   # Development: the code reloaded between bursts (a model edited), each
   # burst concurrent. Rails' log subscriber listens to ActionView's render
-  # events at debug level, so partials go through Template#render there
-  # (the diagnostics say so); records, values and encodes stay native.
+  # events at debug level; the partials emit them and stay native, as do
+  # records, values and encodes.
   def test_development_with_code_reloading
     Dir.mktmpdir("jetson-deploy-dev") do |copy|
       FileUtils.cp_r("#{Kit::Blog.dir}/.", copy)
@@ -106,13 +104,10 @@ class DeployBootsTest < Minitest::Test
         after = server.diagnostics_by_pid
         after.each do |pid, now|
           delta = delta(before.fetch(pid), now)
-          %i[records values calls].each do |kind|
+          KINDS.each do |kind|
             assert_equal 0, delta[kind][:ruby], "development: #{kind} through Ruby after the reload: #{now[:fallbacks]}"
             assert_operator delta[kind][:native], :>, 0, "development: #{kind} written natively"
           end
-          reasons = now[:fallbacks].select { _1[:kind] == "partials" }.map { _1[:reason] }.uniq - %w[cache_miss]
-          assert_equal(%w[listener], reasons, "development: partials leave Jetson's path only for the debug log's listener") if
-            delta[:partials][:ruby].positive?
         end
       ensure
         server.stop
@@ -120,7 +115,46 @@ class DeployBootsTest < Minitest::Test
     end
   end
 
+  # With New Relic's agent (offline), which subscribes to every render event
+  # of ActionView, !render_template included: the same bytes, the same view
+  # metrics as the jbuilder gem's app records for the same requests, and
+  # every partial still native once warm (the native runs emit the events).
+  def test_an_apm_agent_records_the_gems_view_metrics_and_partials_stay_native
+    skip "newrelic_rpm is not in the bundle" unless gem?("newrelic_rpm")
+
+    metrics = %w[jbuilder jetson].to_h do |world|
+      server = Kit::PumaServer.start(world: world, log_path: @log, env: Kit::Blog.apm_env("newrelic"))
+      begin
+        assert_responses(Kit::Traffic.burst(server, PATHS), "#{world} with New Relic, first requests")
+        assert_responses(Kit::Traffic.burst(server, PATHS), "#{world} with New Relic, warm requests")
+        if world == "jetson"
+          before = server.diagnostics_by_pid.values.first
+          Kit::Traffic.burst(server, PATHS)
+          after = server.diagnostics_by_pid.values.first
+          delta = delta(before, after)
+          KINDS.each do |kind|
+            assert_equal 0, delta[kind][:ruby], "with New Relic: #{kind} through Ruby once warm: #{after[:fallbacks]}"
+          end
+          assert_operator delta[:partials][:native], :>, 0
+        else
+          Kit::Traffic.burst(server, PATHS)
+        end
+        [world, JSON.parse(server.get("/kit/apm.json").body)["metrics"]]
+      ensure
+        server.stop
+      end
+    end
+    assert_operator metrics["jbuilder"].size, :>, 10, "New Relic recorded view metrics: #{metrics['jbuilder']}"
+    assert_equal metrics["jbuilder"], metrics["jetson"], "New Relic's view metrics (metric (scope) => calls)"
+  end
+
   private
+
+  def gem?(name)
+    Gem::Specification.find_by_name(name)
+  rescue Gem::MissingSpecError
+    false
+  end
 
   def check_boot(boot, workers:)
     label = "#{workers.zero? ? 'single mode' : "cluster mode (#{workers} workers)"}, boot #{boot + 1}"
