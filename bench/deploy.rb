@@ -9,6 +9,7 @@
 #
 #   bundle exec ruby --yjit bench/deploy.rb [--boots=N] [--cluster[=WORKERS]] [--time=S] [--warmup=S]
 #                                           [--only=index,nested] [--no-write] [--no-pin]
+#                                           [--apm=newrelic] [--log-level=debug]
 #
 # Each boot of each world (worlds alternate, their order swapped every
 # boot) starts puma, sends its first requests concurrently as a load
@@ -23,6 +24,12 @@
 # across boots is the point: a boot that took a slow path shows as one.
 # Jetson's diagnostics after each boot say whether anything stayed on Ruby's
 # path once warm. Results: bench/results/deploy.md (deploy-cluster.md).
+#
+# --apm=newrelic boots both worlds with New Relic's agent (offline: it
+# instruments and records, and sends nothing; Kit::Blog.apm_env), which
+# listens to every ActionView render event; --log-level=debug sets
+# production's log level (Rails' log subscriber then listens to the render
+# events too). Results: deploy-newrelic.md, deploy-debug.md.
 
 require "optparse"
 require "etc"
@@ -39,7 +46,7 @@ module BenchDeploy
   ENDPOINTS = Kit::Blog::ENDPOINTS
   FLOOR = Kit::Blog::FLOOR
 
-  Options = Struct.new(:boots, :workers, :time, :warmup, :only, :write, :pin, keyword_init: true)
+  Options = Struct.new(:boots, :workers, :time, :warmup, :only, :write, :pin, :apm, :log_level, keyword_init: true)
 
   # One world's measurements in one boot.
   Boot = Struct.new(:world, :index, :rps, :allocations, :errors, :boot_seconds, :ruby_after_warm, :fallbacks,
@@ -84,6 +91,15 @@ module BenchDeploy
     def server_cpus = pinned? ? (Etc.nprocessors - 1).to_s : nil
     def wrk_cpus = pinned? ? "0-#{Etc.nprocessors - 2}" : nil
 
+    # The agent's environment and the log level, for both worlds alike.
+    def server_env
+      env = Kit::Blog.apm_env(@o.apm)
+      env["RAILS_LOG_LEVEL"] = @o.log_level if @o.log_level
+      env
+    end
+
+    def log_level = @o.log_level || ENV.fetch("KIT_LOG_LEVEL", "info")
+
     def settings
       mode = @o.workers.zero? ? "single mode" : "cluster mode, #{@o.workers} workers (preload_app!)"
       pin = pinned? ? ", puma on CPU #{server_cpus} and wrk on #{wrk_cpus}" : ", unpinned"
@@ -93,7 +109,7 @@ module BenchDeploy
 
     def boot(world, index)
       t0 = now
-      server = Kit::PumaServer.start(world: world, workers: @o.workers, cpus: server_cpus)
+      server = Kit::PumaServer.start(world: world, workers: @o.workers, cpus: server_cpus, env: server_env)
       booted = now - t0
       first = Kit::Traffic.burst(server, @endpoints.values)
       check(world, index, first)
@@ -275,14 +291,16 @@ module BenchDeploy
       [["Date", Time.now.utc.iso8601], ["CPU", "#{env.cpu_model}, #{Etc.nprocessors} cores visible"],
        ["Ruby", "#{RUBY_DESCRIPTION} (puma runs with RUBY_YJIT_ENABLE=1)"],
        ["Rails", "#{::Rails::VERSION::STRING} (load_defaults of the generated app), production, log level " \
-                 "#{ENV.fetch('KIT_LOG_LEVEL', 'info')}"],
+                 "#{log_level}"],
        ["Gems", %w[puma jbuilder json].map { "#{_1} #{env.gem_version(_1)}" }.join(", ")],
+       ["APM agent", @o.apm ? "#{@o.apm} (newrelic_rpm #{env.gem_version('newrelic_rpm')}, offline)" : "none"],
        ["wrk", `wrk --version 2>&1`.lines.first.to_s.strip],
        ["Repo revision", env.git_revision], ["Settings", settings]]
     end
 
     def write(text)
-      name = @o.workers.zero? ? "deploy.md" : "deploy-cluster.md"
+      name = ["deploy", (@o.workers.zero? ? nil : "cluster"), @o.apm, (@o.log_level == "debug" ? "debug" : nil)]
+             .compact.join("-") + ".md"
       path = File.expand_path("results/#{name}", __dir__)
       File.write(path, text)
       puts "wrote #{path}"
@@ -290,7 +308,8 @@ module BenchDeploy
   end
 
   def self.options(argv)
-    o = Options.new(boots: 5, workers: 0, time: 2, warmup: 2, only: nil, write: true, pin: true)
+    o = Options.new(boots: 5, workers: 0, time: 2, warmup: 2, only: nil, write: true, pin: true, apm: nil,
+                    log_level: nil)
     OptionParser.new do |op|
       op.on("--boots=N", Integer) { o.boots = _1 }
       op.on("--cluster[=WORKERS]", Integer) { o.workers = _1 || 2 }
@@ -299,6 +318,8 @@ module BenchDeploy
       op.on("--only=NAMES", Array) { o.only = _1 }
       op.on("--no-write") { o.write = false }
       op.on("--no-pin") { o.pin = false }
+      op.on("--apm=AGENT", %w[newrelic]) { o.apm = _1 }
+      op.on("--log-level=LEVEL", %w[debug info]) { o.log_level = _1 }
     end.parse!(argv.dup)
     o
   end
