@@ -45,6 +45,7 @@ module BenchDeploy
   WORLDS = %w[jbuilder jetson].freeze
   ENDPOINTS = Kit::Blog::ENDPOINTS
   FLOOR = Kit::Blog::FLOOR
+  FLOORS = Kit::Blog::FLOORS
 
   Options = Struct.new(:boots, :workers, :time, :warmup, :only, :write, :pin, :apm, :log_level, keyword_init: true)
 
@@ -56,6 +57,9 @@ module BenchDeploy
     def initialize(options)
       @o = options
       @endpoints = options.only ? ENDPOINTS.slice(*options.only) : ENDPOINTS
+      # Each endpoint's floor loads the records it loads (Kit::Blog::FLOORS).
+      @floor_of = @endpoints.to_h { |name, path| [path, FLOORS.fetch(name, FLOOR)] }
+      @paths = @endpoints.values + @floor_of.values.uniq.sort_by { _1 == FLOOR ? "" : _1 }
       @boots = []
       @reference = nil
       @pinned = options.pin && options.workers.zero? && Etc.nprocessors >= 2 && system("taskset", "-c", "0", "true")
@@ -113,7 +117,7 @@ module BenchDeploy
       booted = now - t0
       first = Kit::Traffic.burst(server, @endpoints.values)
       check(world, index, first)
-      paths = @endpoints.values + [FLOOR]
+      paths = @paths
       paths.each { |path| Kit::Traffic.wrk(server, path, connections: connections, seconds: @o.warmup, cpus: wrk_cpus) }
       ruby_after_warm, fallbacks = standing(server, world) { paths.each { server.get(_1) } }
       rps = {}
@@ -140,7 +144,9 @@ module BenchDeploy
       server&.stop
     end
 
-    def name_of(path) = path == FLOOR ? "floor" : @endpoints.key(path)
+    def name_of(path) = floor?(path) ? "floor#{path[/\?(.*)/, 1]&.then { " (#{_1.tr('&', ' ')})" }}" : @endpoints.key(path)
+
+    def floor?(path) = !@endpoints.value?(path)
 
     # Every first response is a 200 with the jbuilder world's bytes.
     def check(world, index, responses)
@@ -228,12 +234,14 @@ module BenchDeploy
       t = JetsonBench::Table.new(["endpoint", "jbuilder req/s", "Jetson req/s", "ratio", "above the floor",
                                   "Jetson boots within 10% of best", "the same, each ÷ its boot's floor",
                                   "jbuilder boots within 10% of best"])
-      floor = rps_of("jbuilder", FLOOR).zip(rps_of("jetson", FLOOR))
-      (@endpoints.values + [FLOOR]).each do |path|
+      @paths.each do |path|
         gem = rps_of("jbuilder", path)
         jet = rps_of("jetson", path)
         ratios = jet.zip(gem).map { |j, g| j / g }
+        floor = floor?(path) ? [] : rps_of("jbuilder", @floor_of[path]).zip(rps_of("jetson", @floor_of[path]))
         above = jet.zip(gem, floor).map do |j, g, (fg, fj)|
+          next unless fg
+
           gem_above = 1.0 / g - 1.0 / fg
           jet_above = 1.0 / j - 1.0 / fj
           jet_above.positive? && gem_above.positive? ? gem_above / jet_above : nil
@@ -241,9 +249,9 @@ module BenchDeploy
         # The floor writes no JSON: what moves it from boot to boot is the
         # machine, so a rate relative to its boot's floor shows a boot's own
         # path without the machine's drift.
-        relative = jet.zip(floor.map(&:last)).map { |j, fj| j / fj }
-        t << [name_of(path), range(gem), range(jet), ratio(ratios), path == FLOOR ? "-" : ratio(above),
-              within_best(jet), path == FLOOR ? "-" : within_best(relative), within_best(gem)]
+        relative = jet.zip(floor.map(&:last)).map { |j, fj| j / fj } unless floor?(path)
+        t << [name_of(path), range(gem), range(jet), ratio(ratios), floor?(path) ? "-" : ratio(above),
+              within_best(jet), floor?(path) ? "-" : within_best(relative), within_best(gem)]
       end
       t
     end
@@ -260,7 +268,7 @@ module BenchDeploy
     end
 
     def per_boot(world)
-      paths = @endpoints.values + [FLOOR]
+      paths = @paths
       t = JetsonBench::Table.new(["boot", "booted in", *paths.map { name_of(_1) }])
       best = paths.to_h { |path| [path, rps_of(world, path).max] }
       @boots.select { _1.world == world }.each do |b|
@@ -271,7 +279,7 @@ module BenchDeploy
     end
 
     def allocations
-      paths = @endpoints.values + [FLOOR]
+      paths = @paths
       t = JetsonBench::Table.new(["endpoint", "jbuilder", "Jetson", "Jetson's boots within 10% of its median"])
       paths.each do |path|
         per = WORLDS.to_h do |world|

@@ -51,6 +51,13 @@ module Kit
 
     # The load floor of index and render_json (KitController#floor).
     FLOOR = "/kit/floor.json"
+    # The endpoints that load more than Post.all, with the floor that loads
+    # the same records (the others' is FLOOR).
+    FLOORS = {
+      "nested" => "/kit/floor.json?include=comments",
+      "composed" => "/kit/floor.json?include=comments&limit=100",
+      "render_json_include" => "/kit/floor.json?include=comments"
+    }.freeze
 
     # Rails' default in the generated config/puma.rb.
     DEFAULT_THREADS = 3
@@ -87,8 +94,8 @@ module Kit
             @posts = Post.includes(:comments)
           end
 
-          # 100 posts, each the scaffold's partial with locals inside a
-          # block and its comments' collection: how apps compose views.
+          # 100 posts, each a partial with locals inside a block and its
+          # comments' collection partial: how apps compose views.
           def composed
             @posts = Post.includes(:comments).limit(100)
           end
@@ -105,10 +112,13 @@ module Kit
             render json: Post.includes(:comments), include: :comments
           end
 
-          # The load floor of index and render_json: the same records
-          # loaded, nothing written.
+          # The load floor of an endpoint: the same records loaded (Post.all,
+          # with their comments, the first ones), nothing written.
           def floor
-            Post.all.to_a
+            posts = Post.all
+            posts = posts.includes(:comments) if params[:include] == "comments"
+            posts = posts.limit(Integer(params[:limit])) if params[:limit]
+            posts.to_a
             render json: "[]"
           end
 
@@ -182,13 +192,23 @@ module Kit
         json.url post_url(post, format: :json)
         json.comments post.comments, partial: "comments/comment", as: :comment
       RUBY
+      # The scaffold's partials write each record's URL (post_url), whose
+      # route generation costs both worlds the same and most of nested's
+      # time; composed's partials write the records alone, so that it
+      # measures how partials are run.
       "app/views/kit/composed.json.jbuilder" => <<~RUBY,
         json.array! @posts do |post|
           json.post do
-            json.partial! "posts/post", post: post
+            json.partial! "kit/post", post: post
           end
-          json.comments post.comments, partial: "comments/comment", as: :comment
+          json.comments post.comments, partial: "kit/comment", as: :comment
         end
+      RUBY
+      "app/views/kit/_post.json.jbuilder" => <<~RUBY,
+        json.extract! post, :id, :title, :body, :created_at, :updated_at
+      RUBY
+      "app/views/kit/_comment.json.jbuilder" => <<~RUBY,
+        json.extract! comment, :id, :post_id, :body, :created_at, :updated_at
       RUBY
       "app/views/kit/cached.json.jbuilder" => <<~RUBY
         json.array! @posts, partial: "posts/post", as: :post, cached: true
