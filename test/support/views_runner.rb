@@ -125,7 +125,7 @@ module ViewsRunner
       identifier = payload[:identifier].to_s.delete_prefix(Kit::ViewsApp.root)
       key = payload[:key] && normalize(payload[:key].sub(/:\h{32}\//, ":DIGEST/"))
       [name, identifier, payload[:count], payload[:cache_hits], payload[:cache_hit], payload[:layout],
-       payload[:locals]&.keys&.map(&:to_s)&.sort, key].compact
+       payload[:locals]&.keys&.map(&:to_s)&.sort, key, payload[:exception]&.first].compact
     end
 
     # ActionView::Template::Error's template and line, and the place of the

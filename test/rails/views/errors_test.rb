@@ -21,6 +21,15 @@ class ViewsErrorsTest < Minitest::Test
     end
   end
 
+  # The same under a listener of !render_template (as APM agents listen):
+  # the events, their order and the exception each names are the gem's.
+  ERRORS.each do |name|
+    define_method("test_#{name}_under_listeners") do
+      path = "/errors/#{name}"
+      assert_same_views({ requests: [path, path], events: true, debug_events: true }, "#{path} under listeners")
+    end
+  end
+
   def test_errors_are_raised
     _, jetson = assert_same_views({ requests: %w[/errors/missing_partial /errors/syntax_error /errors/raising_collection] })
     jetson[:outcomes].each { |outcome| assert outcome[:error], "#{outcome.inspect} should have raised" }
