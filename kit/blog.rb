@@ -82,8 +82,15 @@ module Kit
       when "jetson" then require "jetson/jbuilder"
       else raise ArgumentError, "KIT_WORLD: jbuilder or jetson"
       end
-      # KIT_APM=newrelic: New Relic's agent, offline (Kit::Blog.apm_env).
-      require "newrelic_rpm" if ENV["KIT_APM"] == "newrelic"
+      # KIT_APM: an APM agent (Kit::Blog.apm_env): New Relic's offline, or
+      # OpenTelemetry's ActionView instrumentation (config/initializers/kit_apm.rb).
+      case ENV["KIT_APM"]
+      when "newrelic" then require "newrelic_rpm"
+      when "opentelemetry"
+        require "opentelemetry/sdk"
+        require "opentelemetry-instrumentation-active_support"
+        require "opentelemetry-instrumentation-action_view"
+      end
     RUBY
 
     KIT_FILES = {
@@ -129,15 +136,19 @@ module Kit
             render json: { pid: Process.pid, allocated: GC.stat(:total_allocated_objects) }
           end
 
-          # The view metrics New Relic's agent has recorded in this process
-          # (KIT_APM=newrelic): "metric (scope)" => calls.
+          # What the APM agent has recorded of the views in this process:
+          # New Relic's view metrics, "metric (scope)" => calls; OpenTelemetry's
+          # spans, "name attributes" => count.
           def apm
-            stats = defined?(NewRelic::Agent) ? NewRelic::Agent.instance.stats_engine.to_h : {}
-            views = stats.filter_map do |spec, stat|
-              next unless spec.name.start_with?("View/")
-
-              ["\#{spec.name} (\#{spec.scope})", stat.call_count]
-            end
+            views = if defined?(NewRelic::Agent)
+                      NewRelic::Agent.instance.stats_engine.to_h.filter_map do |spec, stat|
+                        ["\#{spec.name} (\#{spec.scope})", stat.call_count] if spec.name.start_with?("View/")
+                      end
+                    elsif defined?(KIT_SPANS)
+                      KIT_SPANS.finished_spans.map { "\#{_1.name} \#{_1.attributes.sort.to_h}" }.tally
+                    else
+                      []
+                    end
             render json: { pid: Process.pid, metrics: views.sort.to_h }
           end
 
@@ -149,6 +160,17 @@ module Kit
             found = defined?(Jetson::Rails::Diagnostics) ? Jetson::Rails.diagnostics : {}
             render json: found.merge(pid: Process.pid, world: ENV["KIT_WORLD"], post_class: Post.object_id,
                                      post_types_shared: Post.attribute_types.equal?(Post.attributes_builder.types))
+          end
+        end
+      RUBY
+      "config/initializers/kit_apm.rb" => <<~RUBY,
+        # KIT_APM=opentelemetry: OpenTelemetry's ActionView instrumentation,
+        # its spans kept in memory for /kit/apm.
+        if ENV["KIT_APM"] == "opentelemetry"
+          KIT_SPANS = OpenTelemetry::SDK::Trace::Export::InMemorySpanExporter.new
+          OpenTelemetry::SDK.configure do |c|
+            c.add_span_processor(OpenTelemetry::SDK::Trace::Export::SimpleSpanProcessor.new(KIT_SPANS))
+            c.use "OpenTelemetry::Instrumentation::ActionView"
           end
         end
       RUBY
@@ -257,14 +279,17 @@ module Kit
       # The environment of an app process with an APM agent: "newrelic" is
       # New Relic's newrelic_rpm, enabled without a licence or a connection
       # (monitor mode off): it instruments and records metrics in the
-      # process, and sends nothing.
+      # process, and sends nothing; "opentelemetry" is OpenTelemetry's SDK
+      # with its ActionView instrumentation, spans kept in memory.
       def apm_env(agent)
         case agent
         when nil then {}
         when "newrelic"
           { "KIT_APM" => agent, "NEW_RELIC_AGENT_ENABLED" => "true", "NEW_RELIC_MONITOR_MODE" => "false",
             "NEW_RELIC_APP_NAME" => "kit", "NEW_RELIC_LOG" => "stdout" }
-        else raise ArgumentError, "kit: no APM agent #{agent.inspect} (newrelic)"
+        when "opentelemetry"
+          { "KIT_APM" => agent, "OTEL_TRACES_EXPORTER" => "none", "OTEL_SERVICE_NAME" => "kit" }
+        else raise ArgumentError, "kit: no APM agent #{agent.inspect} (newrelic, opentelemetry)"
         end
       end
 
