@@ -222,9 +222,16 @@ static int locals_walk_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
+/* A call's locals: a Hash, or nil for `partial!("name")`, which has none. */
+static long locals_size(VALUE locals)
+{
+    return NIL_P(locals) ? 0 : (long)RHASH_SIZE(locals);
+}
+
 static bool same_keys(VALUE locals, VALUE keys)
 {
-    if (RHASH_SIZE(locals) != (size_t)RARRAY_LEN(keys)) return false;
+    if (locals_size(locals) != RARRAY_LEN(keys)) return false;
+    if (NIL_P(locals)) return true;
     struct locals_walk w = {.keys = keys, .index = 0, .same = true};
     rb_hash_foreach(locals, locals_walk_i, (VALUE)&w);
     return w.same;
@@ -260,9 +267,9 @@ static VALUE single_plan_for(VALUE self, jb_builder *b, VALUE partial, VALUE loc
         }
     }
     if (count >= SINGLE_PLANS_MAX) return Qfalse;
-    VALUE keys = rb_ary_new_capa((long)RHASH_SIZE(locals));
-    rb_hash_foreach(locals, symbol_key_i, keys);
-    if (RARRAY_LEN(keys) != (long)RHASH_SIZE(locals)) return Qfalse; /* a key that is not a Symbol */
+    VALUE keys = rb_ary_new_capa(locals_size(locals));
+    if (!NIL_P(locals)) rb_hash_foreach(locals, symbol_key_i, keys);
+    if (RARRAY_LEN(keys) != locals_size(locals)) return Qfalse; /* a key that is not a Symbol */
     rb_obj_freeze(keys);
     VALUE name = rb_str_new_frozen(partial);
     VALUE plan = rb_funcall(self, h.single_partial_plan, 3, name, keys, flag);
@@ -272,8 +279,8 @@ static VALUE single_plan_for(VALUE self, jb_builder *b, VALUE partial, VALUE loc
     return plan;
 }
 
-/* The partial's name and the Hash its locals come from, for the forms
- * above; false for any other call. */
+/* The partial's name and the Hash its locals come from (nil: none), for
+ * the forms above; false for any other call. */
 static bool single_partial_args(int argc, const VALUE *argv, VALUE *partial, VALUE *locals, bool *explicit)
 {
     *explicit = false;
@@ -312,21 +319,18 @@ static VALUE template_partial_bang(int argc, VALUE *argv, VALUE self)
     bool explicit;
     jb_builder *b = jb_get(self);
     if (b->template && single_partial_args(argc, argv, &partial, &given, &explicit)) {
-        VALUE empty = Qnil;
-        if (NIL_P(given)) given = empty = rb_hash_new();
         VALUE plan = single_plan_for(self, b, partial, given, explicit);
         if (RTEST(plan)) {
             /* The locals the method reads: the caller's, then json (kept
              * where the caller put a json of its own, as Hash#[]= does). */
             VALUE locals = rb_hash_new();
-            rb_hash_foreach(given, copy_pair_i, locals);
+            if (!NIL_P(given)) rb_hash_foreach(given, copy_pair_i, locals);
             rb_hash_aset(locals, h.sym_json, self);
             struct inline_call call = {.plan = plan, .entry = Qnil, .locals = locals};
             run_in_scope((VALUE)&call);
             jt_diag_native(jt_diagnostics_current(), JT_DIAG_PARTIALS, 1);
             RB_GC_GUARD(plan);
             RB_GC_GUARD(locals);
-            RB_GC_GUARD(empty);
             return Qnil;
         }
     }
