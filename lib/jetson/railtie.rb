@@ -25,9 +25,12 @@ module Jetson
     config.jetson = ActiveSupport::OrderedOptions.new
     config.jetson.rails_encoder = false
     # What to do when Oj.optimize_rails has made Oj ActiveSupport's encoder
-    # in an app that uses Jetson (jetson/jbuilder or rails_encoder): :replace
-    # (Jetson's encoder, with a boot notice of the bytes that change) or :keep.
-    config.jetson.oj = :replace
+    # in an app that uses Jetson (jetson/jbuilder or rails_encoder): :native
+    # (Jetson::OjEncoder: Oj's bytes, written natively), :replace
+    # (Jetson::RailsEncoder: ActiveSupport's bytes, with a boot notice of the
+    # bytes that change) or :keep (Oj's encoder stays; views still write
+    # Oj's bytes natively).
+    config.jetson.oj = :native
 
     initializer "jetson.rails_encoder" do |app|
       Jetson::Rails.install! if app.config.jetson.rails_encoder

@@ -173,6 +173,17 @@ class JbuilderDslTest < Minitest::Test
   same "array! with next", "json.array!([1, 2, 3]) { |x| next if x == 2\n json.x x }"
   same "array! then a key", "json.array! [1]\njson.a 2"
   same "array! then a key, attributes", "json.array! [1]\njson.a 2", result: :attributes
+  # What array! returns outside a view: Jbuilder's Array (alba's benchmark calls
+  # `json.array!(posts) { ... }.to_json`).
+  same "array! returns the Array", code: "r = nil\nJbuilder.new { |json| r = json.array!(people) { |p| json.name p.name } }\nr",
+                                    data: { people: people }
+  same "array! returns the Array, to_json",
+       code: "Jbuilder.new { |json| break json.array!([1.5, 'x', nil]) { |v| json.v v } }.to_json"
+  same "array! with attributes returns the Array",
+       code: "Jbuilder.new { |json| break json.array!(people, :name, :age) }", data: { people: people }
+  same "array! twice returns both", code: "Jbuilder.new { |json| json.array! [1]\nbreak json.array!([2, 3]) }"
+  same "array! of scalars returns them", code: "Jbuilder.new { |json| break json.array!([1, 'two', nil]) }"
+  same "array! inside a block returns that level", code: "r = nil\nJbuilder.new { |json| json.a { r = json.array!([1, 2]) } }\nr"
   same "keys then array!", "json.a 1\njson.array! [1]"
   same "keys then empty array!", "json.a 1\njson.array! []"
   same "keys then array! nil", "json.a 1\njson.array! nil"

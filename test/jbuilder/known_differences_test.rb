@@ -8,7 +8,8 @@ require "jetson/jbuilder"
 # object or an Array. Jbuilder returns its internal Hash or Array; Jetson keeps
 # no such objects (building them for every block would cost what Jetson saves),
 # so these calls return nil. A plain `json.key value` returns value, as
-# Jbuilder's does.
+# Jbuilder's does, and array! returns Jbuilder's Array (a copy) outside views
+# (test/jbuilder/dsl_test.rb compares it with the jbuilder gem's).
 class JbuilderKnownDifferencesTest < Minitest::Test
   def test_plain_set_returns_the_value
     returned = nil
@@ -26,13 +27,23 @@ class JbuilderKnownDifferencesTest < Minitest::Test
     assert_equal '{"a":{"b":1},"c":[{"d":1}]}', json.target!
   end
 
-  def test_array_child_and_merge_return_nil
+  def test_child_and_merge_return_nil
     returned = []
     Jbuilder.new do |j|
-      returned << j.array!([1])
+      j.array!([1])
       returned << j.child! { j.x 1 }
       returned << j.merge!([2])
     end
-    assert_equal [nil, nil, nil], returned
+    assert_equal [nil, nil], returned
+  end
+
+  # A copy where the block built the elements: the document stays native,
+  # so changing what array! returned does not change the document, as it
+  # would Jbuilder's.
+  def test_array_returns_a_copy
+    returned = nil
+    json = Jbuilder.new { |j| returned = j.array!([1, 2]) { |x| j.x x } }
+    returned << 3
+    assert_equal '[{"x":1},{"x":2}]', json.target!
   end
 end

@@ -60,8 +60,25 @@ class OjTakeoverTest < Minitest::Test
 
   def stock_json = run_child(STOCK).first.first
 
-  def test_jetson_jbuilder_takes_over_from_oj_with_a_notice
+  # The default (config.jetson.oj = :native): Jetson::OjEncoder in Oj's
+  # encoder's place, Oj's bytes (those of Oj::Rails::Encoder, set back at
+  # the end of the child), no notice.
+  def test_jetson_jbuilder_writes_ojs_bytes_in_ojs_place
     (encoder, json, oj_json), err = boot(entry: "jetson/jbuilder")
+    assert_equal "Jetson::OjEncoder", encoder
+    assert_equal oj_json, json
+    refute_equal stock_json, json, "the document has values Oj writes otherwise"
+    refute_includes err, "Jetson: Oj.optimize_rails"
+  end
+
+  def test_the_rails_encoder_setting_writes_ojs_bytes_after_oj
+    (encoder, json, oj_json), = boot(entry: "jetson/rails", opt_in: true)
+    assert_equal "Jetson::OjEncoder", encoder
+    assert_equal oj_json, json
+  end
+
+  def test_jetson_jbuilder_takes_over_from_oj_with_a_notice
+    (encoder, json, oj_json), err = boot(entry: "jetson/jbuilder", oj: :replace)
     assert_equal "Jetson::RailsEncoder", encoder
     assert_equal stock_json, json
     refute_equal oj_json, json, "the document has values Oj writes otherwise"
@@ -76,14 +93,14 @@ class OjTakeoverTest < Minitest::Test
   # bytes each wrote at boot.
   def test_the_notice_names_render_json_where_escape_json_responses_is_off
     skip "escape_json_responses is ActionPack 8.1's" unless Gem::Version.new(Gem.loaded_specs["actionpack"].version) >= Gem::Version.new("8.1")
-    _, err = boot(entry: "jetson/jbuilder", defaults: "8.1")
+    _, err = boot(entry: "jetson/jbuilder", defaults: "8.1", oj: :replace)
     assert_includes err, '<, > and & in render json: (escape_json_responses off): Oj wrote ["\\u003cb\\u003e\\u0026\\u003c/b\\u003e"], now ["<b>&</b>"]'
-    _, err = boot(entry: "jetson/jbuilder")
+    _, err = boot(entry: "jetson/jbuilder", oj: :replace)
     refute_includes err, "render json:", "escape_json_responses is on without 8.1's defaults"
   end
 
   def test_the_rails_encoder_setting_takes_over_from_oj
-    (encoder, json), err = boot(entry: "jetson/rails", opt_in: true)
+    (encoder, json), err = boot(entry: "jetson/rails", opt_in: true, oj: :replace)
     assert_equal "Jetson::RailsEncoder", encoder
     assert_equal stock_json, json
     assert_includes err, "Jetson::RailsEncoder replaces it"

@@ -17,8 +17,8 @@ require "support/record_matrix"
 #   gives nil).
 # - Jetson::Rails.install!, then Oj.optimize_rails: Oj's encoder is the one in
 #   place, and Oj's bytes are what the app gets, from to_json and from
-#   jetson/jbuilder's target! alike (it writes natively only under
-#   ActiveSupport's encoder or Jetson's).
+#   jetson/jbuilder's target! alike (which writes Oj's bytes natively, the
+#   records' values as Ruby casts them).
 class RecordsOjTest < Minitest::Test
   ROOT = File.expand_path("../..", __dir__)
 

@@ -88,6 +88,9 @@ typedef struct jb_builder {
     /* A JbuilderTemplate (views): set! and array! given partial options
      * render partials (lib/jetson/views/jbuilder_template.rb). */
     bool template;
+    /* A view's builder (JbuilderTemplate rendering a template): what the
+     * DSL calls return is never read, so array! returns nil. */
+    bool in_view;
     /* What the last _capture! block built, kept until it is merged or
      * written as JSON (cache! writes its fragment between the two). */
     jb_slot captured;

@@ -561,7 +561,10 @@ static VALUE builder_array_bang(int argc, VALUE *argv, VALUE self)
         return rb_funcall(self, jb.id_render_partial_with_options, 1, options);
     }
     array(self, collection, argc > 1 ? argc - 1 : 0, argv + 1, rb_block_given_p());
-    return Qnil;
+    /* Jbuilder returns its Array (`json.array!(posts) { ... }.to_json`);
+     * a copy here, so that the document stays native. */
+    jb_builder *b = jb_get(self);
+    return b->in_view ? Qnil : jb_materialize(b, b->current);
 }
 
 /* extract!(object, *attributes) */

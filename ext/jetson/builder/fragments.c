@@ -56,6 +56,13 @@ static VALUE builder_template_bang(VALUE self)
     return self;
 }
 
+/* _in_view!: this builder renders a view (its context is ActionView's). */
+static VALUE builder_in_view_bang(VALUE self)
+{
+    jb_get(self)->in_view = true;
+    return self;
+}
+
 /* _set_value(key, value): Jbuilder's _set_value with a Ruby value. */
 static VALUE builder_set_value(VALUE self, VALUE key, VALUE value)
 {
@@ -380,6 +387,7 @@ void jt_init_builder_fragments(void)
     rb_define_const(c, "EMPTY_ARRAY", jb.empty_array);
     rb_define_singleton_method(c, "json_fragment?", builder_s_json_fragment_p, 1);
     rb_define_private_method(c, "_template!", builder_template_bang, 0);
+    rb_define_private_method(c, "_in_view!", builder_in_view_bang, 0);
     rb_define_private_method(c, "_set_value", builder_set_value, 2);
     rb_define_private_method(c, "_scoped_set!", builder_scoped_set, 1);
     rb_define_private_method(c, "_present?", builder_present_p, 0);

@@ -3,6 +3,7 @@
  * (rails/walk.h), and the entry of a Rails-mode call. */
 
 #include "rails/generate.h"
+#include "rails/oj_mode.h"
 #include "rails/walk.h"
 
 /* A String the json gem would transcode or refuse: ActiveSupport's order of
@@ -104,6 +105,8 @@ static void rails_config(jt_config *cfg, const jt_rails_settings *rails, VALUE c
 
 static VALUE generate(VALUE obj, const jt_rails_settings *rails, VALUE coder_proc, jt_write_fn *write)
 {
+    /* Oj's encoder is the app's: its bytes, not ActiveSupport's (coder_proc is Oj::Rails). */
+    if (rails->oj) return jt_generate_oj(obj, rails, coder_proc, write);
     jt_config cfg;
     rails_config(&cfg, rails, coder_proc);
     /* Field by field: the record plans and profiles count up from 0. */

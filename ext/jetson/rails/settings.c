@@ -128,6 +128,17 @@ VALUE jt_rails_settings_apply_encoder(jt_rails_settings *settings, VALUE flags, 
     settings->fragments = (bits & JT_RAILS_FLAG_FRAGMENTS) != 0;
     settings->unlimited_nesting = (bits & JT_RAILS_FLAG_UNLIMITED_NESTING) != 0;
     settings->frozen_options = (bits & JT_RAILS_FLAG_FROZEN_OPTIONS) != 0;
+    settings->oj = (bits & JT_RAILS_FLAG_OJ) != 0;
+    settings->oj_hashes = (bits & JT_RAILS_FLAG_OJ_HASHES) != 0;
+    settings->oj_arrays = (bits & JT_RAILS_FLAG_OJ_ARRAYS) != 0;
+    settings->oj_floats = (bits & JT_RAILS_FLAG_OJ_FLOATS) != 0;
+    settings->oj_times = (bits & JT_RAILS_FLAG_OJ_TIMES) != 0;
+    settings->oj_zoned_times = (bits & JT_RAILS_FLAG_OJ_ZONED_TIMES) != 0;
+    if (settings->oj) {
+        if (settings->coder) rb_raise(rb_eArgError, "Oj's encoder and the Coder encoder are exclusive");
+        if (!RB_TYPE_P(coder_proc, T_MODULE)) rb_raise(rb_eTypeError, "Oj's encoder needs the Oj::Rails module");
+        return coder_proc;
+    }
     if (!settings->coder) return Qfalse;
     if (!rb_obj_is_proc(coder_proc)) rb_raise(rb_eTypeError, "the Coder encoder needs its conversion Proc");
     return coder_proc;

@@ -29,6 +29,11 @@ typedef struct jt_rails_settings {
     bool fragments;         /* JSONGemEncoder 8.1: a JSON::Fragment is pasted, not as_json'd */
     bool unlimited_nesting; /* JSONGemEncoder 8.0: generate(..., max_nesting: false) */
     bool frozen_options;      /* as_json gets options frozen (8.0+), the same Hash once it is */
+    /* Oj's Rails encoder (Oj.optimize_rails) is the app's: its bytes, written
+     * by rails/oj_mode.c, with Oj::Rails.optimize's switches for Hashes,
+     * Arrays, Floats, Times and TimeWithZones (what Jetson::Rails::OjRules
+     * probed). */
+    bool oj, oj_hashes, oj_arrays, oj_floats, oj_times, oj_zoned_times;
 } jt_rails_settings;
 
 /* Jetson.rails_generate's flags argument (lib/jetson/rails/encoding_rules.rb). */
@@ -38,6 +43,12 @@ enum {
     JT_RAILS_FLAG_FRAGMENTS = 4,
     JT_RAILS_FLAG_UNLIMITED_NESTING = 8,
     JT_RAILS_FLAG_FROZEN_OPTIONS = 16,
+    JT_RAILS_FLAG_OJ = 32,
+    JT_RAILS_FLAG_OJ_HASHES = 64,
+    JT_RAILS_FLAG_OJ_ARRAYS = 128,
+    JT_RAILS_FLAG_OJ_FLOATS = 256,
+    JT_RAILS_FLAG_OJ_TIMES = 512,
+    JT_RAILS_FLAG_OJ_ZONED_TIMES = 1024,
 };
 
 /* What ActiveSupport's as_json does for a class, where Jetson knows it. */
@@ -77,8 +88,9 @@ void jt_rails_settings_from_args(jt_rails_settings *settings, const VALUE *args)
 /* The flags above (an Integer) over the defaults from_args sets, which are
  * ActiveSupport 7.2's JSONGemEncoder (separators escaped, nothing else), and
  * under JT_RAILS_FLAG_CODER the Coder encoder's block (a Proc, else a
- * TypeError). Returns what the generators take as coder_proc: the block, or
- * Qfalse. For Jetson.rails_generate and the Builder's writers alike. */
+ * TypeError), under JT_RAILS_FLAG_OJ the Oj::Rails module (a Module, else a
+ * TypeError). Returns what the generators take as coder_proc: that block or
+ * module, or Qfalse. For Jetson.rails_generate and the Builder's writers alike. */
 VALUE jt_rails_settings_apply_encoder(jt_rails_settings *settings, VALUE flags, VALUE coder_proc);
 
 #endif

@@ -195,8 +195,10 @@ module Jetson
     end
 
     # The JSON, as Jbuilder's `attributes!.to_json` would write it under
-    # ActiveSupport (its settings read now). An app with an encoder of its own
-    # (neither ActiveSupport's nor Jetson's) gets that encoder's output.
+    # ActiveSupport (its settings read now): with ActiveSupport's encoder or
+    # Jetson's, ActiveSupport's bytes; with Oj's Rails encoder
+    # (Oj.optimize_rails), Oj's bytes, written natively (Jetson::Rails::OjRules).
+    # An app with another encoder of its own gets that encoder's output.
     # @return [String]
     # @raise [JSON::GeneratorError, JSON::NestingError] as ActiveSupport's encoder raises them
     def target!
@@ -205,7 +207,7 @@ module Jetson
 
       settings = ::ActiveSupport::JSON::Encoding
       _encode(settings.escape_html_entities_in_json, settings.use_standard_json_time_format,
-              settings.time_precision, Rails::CLASSES, Rails.active_model, flags, Rails::EncodingRules.coder_proc)
+              settings.time_precision, Rails::CLASSES, Rails.active_model, flags, Rails.builder_encoder_handle(flags))
     rescue NestingError, GeneratorError => e
       Rails.raise_as_json_gem_error(e)
     end
@@ -221,7 +223,7 @@ module Jetson
 
       settings = ::ActiveSupport::JSON::Encoding
       [settings.escape_html_entities_in_json, settings.use_standard_json_time_format, settings.time_precision,
-       Rails::CLASSES, Rails.active_model, flags, Rails::EncodingRules.coder_proc]
+       Rails::CLASSES, Rails.active_model, flags, Rails.builder_encoder_handle(flags)]
     end
 
     # A cached JSON fragment as the Ruby objects Jbuilder would hold, where

@@ -3,12 +3,14 @@
 module Jetson
   module Rails
     # Apps that call Oj.optimize_rails (in config/initializers) have Oj as
-    # ActiveSupport's encoder, so Jetson's native writers would see a foreign
-    # encoder and leave every view and to_json to Oj. An app that loads
-    # jetson/jbuilder or opts into Jetson::RailsEncoder wants Jetson's speed:
-    # after the app's initializers, Jetson takes ActiveSupport's encoder over
-    # from Oj and says at boot which bytes change (ActiveSupport's own, not
-    # Oj's). `config.jetson.oj = :keep` leaves Oj in place.
+    # ActiveSupport's encoder, and every to_json and render json: goes to Oj.
+    # An app that loads jetson/jbuilder or opts into Jetson::RailsEncoder
+    # wants Jetson's speed: after the app's initializers, Jetson puts
+    # Jetson::OjEncoder in Oj's encoder's place (`config.jetson.oj =
+    # :native`, the default), which writes Oj's bytes natively, so nothing
+    # the app sends changes. `:replace` takes over with ActiveSupport's own
+    # bytes instead and says at boot which bytes change; `:keep` leaves Oj's
+    # encoder in place (views still write Oj's bytes natively).
     module OjTakeover
       # Values whose bytes Oj's Rails mode writes otherwise than ActiveSupport
       # (found by encoding random documents both ways). The notice shows the
@@ -34,7 +36,15 @@ module Jetson
       # @api private
       def after_initialize(app, wanted:)
         return unless wanted && oj_encoder?
-        return if app.config.jetson.oj == :keep
+
+        case app.config.jetson.oj
+        when :keep then return
+        when :native
+          ::ActiveSupport.json_encoder = ::Jetson::OjEncoder
+          return
+        when :replace then nil
+        else raise ArgumentError, "config.jetson.oj is :native, :replace or :keep, not #{app.config.jetson.oj.inspect}"
+        end
 
         render = app.config.action_controller[:escape_json_responses] == false
         before = encode_examples(render: render)

@@ -129,9 +129,18 @@ module Jetson
       def builder_flags
         encoder = ActiveSupport.json_encoder
         encoder = reference_encoder if encoder.equal?(RailsEncoder)
+        return OjRules.flags if OjRules.encoder?(encoder)
         return unless EncodingRules.stock_encoder?(encoder)
 
         EncodingRules.call_flags(EncodingRules.instance_rules(encoder, EMPTY_OPTIONS)[1])
+      end
+
+      # What the native writers take beside builder_flags: Oj::Rails under
+      # Oj's encoder (which writes the values whose bytes are Oj's own),
+      # else the Coder encoder's block (EncodingRules.coder_proc).
+      # @api private
+      def builder_encoder_handle(flags)
+        flags.anybits?(OjRules::FLAG_OJ) ? ::Oj::Rails : EncodingRules.coder_proc
       end
 
       EMPTY_OPTIONS = {}.freeze
@@ -484,6 +493,8 @@ module Jetson
 end
 
 require_relative "encoding_rules"
+require_relative "oj_rules"
+require_relative "oj_encoder"
 require_relative "record_plan"
 require_relative "db_cast"
 require_relative "diagnostics"

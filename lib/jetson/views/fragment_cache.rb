@@ -57,7 +57,13 @@ module Jetson
         name << settings.time_precision.to_s
         name << "x" if Jetson::Rails.js_separators_unescaped? # ActiveSupport 8.1's setting, off
         encoder = ::ActiveSupport.json_encoder
-        name << ":" << encoder.name.to_s unless NATIVE_ENCODERS.include?(encoder.name)
+        if Jetson::Rails::OjRules.encoder?(encoder)
+          # Oj's bytes, whether Oj or Jetson::OjEncoder writes them; Oj's
+          # switches change them (Floats, Hashes, Arrays).
+          name << ":oj" << Jetson::Rails::OjRules.flags.to_s
+        elsif !NATIVE_ENCODERS.include?(encoder.name)
+          name << ":" << encoder.name.to_s
+        end
         name
       end
 

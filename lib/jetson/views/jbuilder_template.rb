@@ -34,6 +34,7 @@ class JbuilderTemplate < ::Jbuilder
     @partials = nil
     @fragment_cache = nil
     _template! # set! and array! given partial options come back here
+    _in_view! if defined?(::ActionView::Base) && ::ActionView::Base === context # array! returns nil there
     options.nil? ? super() : super(**options)
   end
 

@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+module Jetson
+  # ActiveSupport's JSON encoder for apps whose encoder was Oj's Rails encoder
+  # (Oj.optimize_rails): Oj's Rails-mode bytes, written natively
+  # (ext/jetson/rails/oj_mode.c), with Oj writing what is its own (objects'
+  # as_json, Times, BigDecimals) and Oj's settings in force
+  # (escape_html_entities_in_json, time_precision, Oj::Rails.optimize).
+  # Calls whose options Oj reads itself (only:, except:, indent: and Oj's
+  # other dump options) and Oj defaults that change its layout
+  # (Jetson::Rails::OjRules) go to Oj's encoder. Installed by the Railtie
+  # (`config.jetson.oj = :native`, the default) or by hand:
+  #
+  #   Oj.optimize_rails
+  #   ActiveSupport.json_encoder = Jetson::OjEncoder
+  #
+  # Holds only its options and what they mean, so one instance can be cached
+  # and shared between threads, as ActiveSupport 8.1 does.
+  class OjEncoder
+    # @return [Hash] the options given to `to_json` / `as_json`
+    attr_reader :options
+
+    # @param options [Hash, nil] the top-level `as_json` options, as ActiveSupport passes them
+    def initialize(options = nil)
+      @options = options || {}
+      @native_options = nil
+    end
+
+    # The JSON Oj's Rails encoder writes for value.
+    # @param value [Object]
+    # @return [String]
+    def encode(value)
+      flags = Rails::OjRules.flags
+      return oj_encoder.encode(value) unless flags && native_options?
+
+      settings = ::ActiveSupport::JSON::Encoding
+      Jetson.rails_generate(value, @options, settings.escape_html_entities_in_json,
+                            settings.use_standard_json_time_format, settings.time_precision, Rails::CLASSES,
+                            Rails.active_model, flags, ::Oj::Rails)
+    end
+
+    private
+
+    # Options Oj does not read (render json:'s escape: false, prefixes:,
+    # template:) only reach as_json, as Oj hands them on.
+    def native_options?
+      native = @native_options
+      return native unless native.nil?
+
+      @native_options = @options.empty? || @options.keys.none? { |key| Rails::OjRules.option?(key) }
+    end
+
+    def oj_encoder
+      @oj_encoder ||= ::Oj::Rails::Encoder.new(@options)
+    end
+  end
+end
