@@ -47,12 +47,13 @@ SKIPPED << "Jetson::Writer by hand: Jetson::Writer is not defined" unless define
 # installed; every other contender runs with the encoder found after loading.
 # With --oj the app calls Oj.optimize_rails: the jbuilder gem and to_json run
 # on Oj's encoder, and jetson/jbuilder on the encoder a Rails app using it
-# then gets (Jetson's, lib/jetson/rails/oj_takeover.rb); Jetson's bytes must
-# be those of the jbuilder gem with Oj.
+# then gets (Jetson::OjEncoder, Oj's bytes written natively:
+# lib/jetson/rails/oj_takeover.rb); Jetson's bytes must be those of the
+# jbuilder gem with Oj.
 if options.oj?
   Oj.optimize_rails
   STOCK_ENCODER = Oj::Rails::Encoder
-  LOADED_ENCODER = Jetson::RailsEncoder
+  LOADED_ENCODER = Jetson::OjEncoder
 else
   STOCK_ENCODER = JetsonBench::RailsStock::ENCODER
   LOADED_ENCODER = ActiveSupport.json_encoder

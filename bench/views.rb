@@ -40,7 +40,8 @@ ENV.each { |k, v| env[k] = v unless v.strip.empty? }
 options = JetsonBench::Options.parse(argv, env)
 # --oj: every world's app calls Oj.optimize_rails in an initializer, as apps
 # that keep Oj do (kit/rails_app.rb); "stock" is then the encoder each app
-# has after booting: Oj's, or Jetson's where jetson/jbuilder takes it over.
+# has after booting: Oj's, or Jetson::OjEncoder (Oj's bytes) where
+# jetson/jbuilder takes its place.
 ENV["JETSON_VIEWS_OJ"] = options.oj? ? "1" : nil
 
 if options.help?

@@ -30,6 +30,15 @@ class ViewsKnownDifferencesTest < Minitest::Test
     assert_equal "Can't merge #{updates} into \"2024-03-09T08:30:15.123Z\"", jetson[1][:error][1]
   end
 
+  # What array! returns in a view: the gem's Array, Jetson's nil (a view's
+  # builder builds no Ruby objects that nothing reads; outside views array!
+  # returns the gem's Array: test/jbuilder/dsl_test.rb).
+  def test_array_returns_nil_in_views
+    gem, jetson = run_both("/known/array_return")
+    assert_equal '{"posts":[{"id":1},{"id":2}],"returned":"Array"}', gem[0][:body]
+    assert_equal '{"posts":[{"id":1},{"id":2}],"returned":"NilClass"}', jetson[0][:body]
+  end
+
   # attributes! after a hit: the gem's Ruby objects, Jetson's JSON values.
   def test_attributes_after_a_hit
     gem, jetson = run_both("/known/attributes_after_hit")
