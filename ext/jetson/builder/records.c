@@ -15,7 +15,7 @@
  * which Jbuilder's merges look into. */
 
 #include "builder/builder.h"
-#include "rails/oj_mode.h"
+#include "rails/generate.h"
 #include "rails/walk.h"
 #include "rails/stock_memo.h"
 
@@ -239,8 +239,9 @@ void jb_write_cast(struct jt_gen *g, jb_builder *b, jb_slot s)
 {
     VALUE snapshot = snapshot_of(b, s);
     jt_db_cast cast;
-    /* Under Oj's encoder the value is Oj's to write, as Ruby casts it. */
-    jt_db_context *c = jt_oj_mode_p(g) ? NULL : &jt_rails_call_of(g)->attribute_access.db;
+    /* The native casts write ActiveSupport's texts; under another mode (Oj's
+     * encoder) the value is written as Ruby casts it. */
+    jt_db_context *c = jt_rails_mode_p(g) ? &jt_rails_call_of(g)->attribute_access.db : NULL;
     if (c && jt_db_cast_read(RARRAY_AREF(snapshot, 0), &cast) && jt_db_context_ready(g, c)) {
         /* The moment of the extract!, in the call's context (its stock checks and caches). */
         VALUE zone = c->zone;

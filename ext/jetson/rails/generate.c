@@ -90,6 +90,11 @@ static const jt_mode rails_mode = {
     .symbols_as_names = true, /* ActiveSupport writes a Symbol's name */
 };
 
+bool jt_rails_mode_p(const jt_gen *g)
+{
+    return g->mode == &rails_mode;
+}
+
 /* The json gem's configuration under the app's ActiveSupport encoder:
  * JSON.generate's defaults, without a nesting limit for 8.0's JSONGemEncoder
  * (max_nesting: false), and the Coder's strict walk with its block. */

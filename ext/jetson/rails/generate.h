@@ -17,4 +17,8 @@ VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE c
  * tree): `write` writes it into the prepared walk. */
 VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc);
 
+/* Whether the walk runs under ActiveSupport's rules, with a jt_rails_call as
+ * its state (not Oj's Rails mode, which the same entries may run). */
+bool jt_rails_mode_p(const struct jt_gen *g);
+
 #endif

@@ -10,17 +10,15 @@
  * written, no as_json.
  *
  * Times and TimeWithZones that Oj optimizes are written natively too (see
- * oj_time_text). Everything else is Oj's to write, so Oj writes it: the value goes to
- * Oj::Rails.encode(value, options), the call ActiveSupport's encoder makes
- * (options: the encoder's, an empty Hash for none), and its text is pasted
- * in place. That covers
- * objects with as_json (records, Times, BigDecimals, Oj's optimized
- * classes), subclasses of String, Hash and Array, Strings in other
- * encodings, and Hashes, Arrays and Times that Oj hands to as_json
- * (optimize off).
- * Inside Oj's own walk such a value is written with the same options and no
- * indentation (Jetson::Rails::OjRules checks Oj's defaults), so the pasted
- * text is the text Oj writes there. */
+ * oj_time_text). Everything else is Oj's to write, so Oj writes it: the
+ * value goes to Oj::Rails.encode(value, options), the call ActiveSupport's
+ * encoder makes (options: the encoder's, an empty Hash for none), and its
+ * text is pasted in place. That covers objects with as_json (records,
+ * BigDecimals, Oj's other optimized classes), subclasses of String, Hash
+ * and Array, Strings in other encodings, and Hashes, Arrays and Times that
+ * Oj hands to as_json (optimize off). Inside Oj's own walk such a value is
+ * written with the same options and no indentation (Jetson::Rails::OjRules
+ * checks Oj's defaults), so the pasted text is the text Oj writes there. */
 
 #include "rails/oj_mode.h"
 #include "rails/handles.h"
@@ -198,11 +196,6 @@ static const jt_mode oj_mode = {
     .object = oj_object,
     .symbols_as_names = true, /* oj_dump_sym: the name */
 };
-
-bool jt_oj_mode_p(const struct jt_gen *g)
-{
-    return g->mode == &oj_mode;
-}
 
 VALUE jt_generate_oj(VALUE obj, const jt_rails_settings *rails, VALUE oj_rails, jt_write_fn *write)
 {

@@ -8,13 +8,8 @@
 #include "json/generator.h"
 #include "rails/settings.h"
 
-struct jt_gen;
-
 /* obj (or what `write` writes, when given) with Oj's Rails-mode bytes under
  * rails (its escape_html and oj_* switches); oj_rails: the Oj::Rails module. */
 VALUE jt_generate_oj(VALUE obj, const jt_rails_settings *rails, VALUE oj_rails, jt_write_fn *write);
-
-/* Whether the walk runs under Oj's Rails mode (not ActiveSupport's rules). */
-bool jt_oj_mode_p(const struct jt_gen *g);
 
 #endif

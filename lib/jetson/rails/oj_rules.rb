@@ -74,9 +74,9 @@ module Jetson
           return rules[1] if rules && rules[0] == @generation
 
           watch!
-          generation = @generation
-          @rules = [generation, probe].freeze
-          @rules[1]
+          rules = [@generation, probe].freeze
+          @rules = rules
+          rules[1]
         end
 
         # Whether an encoder option is one Oj reads itself (its default
