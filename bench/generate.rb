@@ -9,6 +9,8 @@
 
 require_relative "support/setup"
 require_relative "support/callgrind"
+require_relative "support/steady_process"
+require_relative "support/floor"
 require "date"
 
 options = JetsonBench::Options.parse(ARGV)
@@ -39,6 +41,7 @@ CODER_TO_S_NOTE = "JSON::Coder always runs in strict mode, which rejects Object/
 def standard_case(name, doc, opts: nil, pretty: false, oj: { mode: :compat }, oj_note: nil,
                   coder_block: nil, coder_note: nil, notes: [])
   state_opts = pretty ? PRETTY_OPTS : opts
+  expected = pretty ? JSON.pretty_generate(doc) : JSON.generate(doc, opts)
   locals = { doc: doc, opts: opts }
   contenders = []
   add = lambda do |label, role, compare: :bytes, note: nil, &build|
@@ -67,9 +70,19 @@ def standard_case(name, doc, opts: nil, pretty: false, oj: { mode: :compat }, oj
     label = "Oj.dump(#{parts.compact.join(', ')})"
     add.call(label, :peer, compare: :parsed, note: oj_note) { ["Oj.dump(doc, oj_opts)", { oj_opts: oj }] }
   end
+  # What a call costs that no generator can go below: a C method called as
+  # Jetson.generate is (the same arguments) that returns a fresh String of
+  # the expected bytes (bench/support/floor/floor.c). Timed in the same
+  # rounds; its output is not compared (role :floor).
+  if (floor = JetsonBench::Floor.writer(expected))
+    add.call("floor (C method, fresh String)", :floor) do
+      [pretty ? "floor.generate(doc)" : "floor.generate(doc, opts)", { floor: floor }]
+    end
+  else
+    notes += [JetsonBench::Floor.problem]
+  end
 
-  reference = pretty ? -> { JSON.pretty_generate(doc) } : -> { JSON.generate(doc, opts) }
-  JetsonBench::Case.new(name, reference: reference, contenders: contenders, notes: notes)
+  JetsonBench::Case.new(name, reference: -> { expected }, contenders: contenders, notes: notes)
 end
 
 def data_doc(name)
@@ -146,10 +159,15 @@ selected = CASES.select { |name, _| options.match?(name) }
 abort "no case matches #{options.filters.inspect}; cases: #{CASES.keys.join(', ')}" if selected.empty?
 
 if options.callgrind
+  # Built here, if it must be, rather than in a child under valgrind.
+  JetsonBench::Floor.available?
   JetsonBench::Callgrind.run(selected.keys, calls: options.callgrind, options: options,
                                             script: File.expand_path(__FILE__), argv: ARGV)
   exit
 end
+
+# Timed runs only: instruction counts depend on neither.
+JetsonBench::SteadyProcess.ensure!(ARGV)
 
 puts "Jetson generate benchmark — #{options.describe}"
 JetsonBench::Environment.facts(options).each { |k, v| puts "  #{k}: #{v}" }

@@ -39,13 +39,18 @@ module JetsonBench
     # instructions: per call, nil when skipped
     Row = Struct.new(:label, :role, :instructions, :check, :message, keyword_init: true) do
       def peer? = role == "peer"
+      def floor? = role == "floor"
     end
 
     CaseResult = Struct.new(:name, :rows, :notes, keyword_init: true) do
       def measured = rows.select(&:instructions)
       def subject = measured.find { |r| r.label == "Jetson.generate" }
       def best_peer = measured.select(&:peer?).min_by(&:instructions)
+      def floor = measured.find(&:floor?)
       def skipped = rows.reject(&:instructions)
+
+      # Instructions per call above the floor's (nil without a floor).
+      def above_floor(row) = floor && row.instructions - floor.instructions
     end
 
     module_function
@@ -128,6 +133,11 @@ module JetsonBench
         out.puts "   #{best.label} executes #{Format.ratio(best.instructions / s.instructions, nil)} the instructions " \
                  "of Jetson.generate (> 1: Jetson executes fewer)"
       end
+      if s && result.floor
+        out.puts "   Jetson.generate executes #{Format.count(result.above_floor(s))} instructions per call above the " \
+                 "floor's #{Format.count(result.floor.instructions)}" \
+                 "#{best ? " (#{best.label}: #{Format.count(result.above_floor(best))})" : ''}"
+      end
       result
     end
 
@@ -169,13 +179,20 @@ module JetsonBench
       Integer(line.split[1])
     end
 
+    # The floor is a row of its own; it is no peer, so never the best one,
+    # and "above floor" is every other row's count minus its.
     def table(result)
       best = result.best_peer
-      t = Table.new(["contender", "instructions/call", "best peer ÷ this"])
+      floor = result.floor
+      headers = ["contender", "instructions/call", "best peer ÷ this"]
+      headers << "above floor" if floor
+      t = Table.new(headers)
       result.measured.each do |r|
         mark = r == best ? " (best peer)" : ""
-        ratio = best ? Format.ratio(best.instructions / r.instructions, nil) : "-"
-        t << ["#{r.label}#{mark}", Format.count(r.instructions), ratio]
+        ratio = best && !r.floor? ? Format.ratio(best.instructions / r.instructions, nil) : "-"
+        row = ["#{r.label}#{mark}", Format.count(r.instructions), ratio]
+        row << (r.floor? ? "-" : Format.count(result.above_floor(r))) if floor
+        t << row
       end
       t
     end
@@ -187,7 +204,11 @@ module JetsonBench
       md << "\nInstructions executed per call, counted by valgrind --tool=callgrind over #{calls} calls per " \
             "contender after #{WARM_CALLS} warm-up calls, minus an empty loop of as many iterations (see " \
             "bench/README.md). best peer ÷ this > 1: the contender executes fewer instructions than the best " \
-            "peer (json, JSON::Coder, Oj; the one with the fewest). Overwritten by each --callgrind run.\n\n"
+            "peer (json, JSON::Coder, Oj; the one with the fewest). The floor row is a C method called as " \
+            "Jetson.generate is that returns a fresh String of the expected bytes and does nothing else " \
+            "(bench/support/floor/floor.c): the call itself and the result String, which no generator can go " \
+            "below; it is no peer. above floor: instructions/call − the floor's, what a contender executes for " \
+            "its own work. Overwritten by each --callgrind run.\n\n"
       results.each do |res|
         md << "## #{res.name}\n\n"
         md << table(res).to_markdown << "\n\n"

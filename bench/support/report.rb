@@ -66,7 +66,9 @@ module JetsonBench
        ["memory_profiler", gem_version("memory_profiler") || "not loaded"],
        ["CPU", "#{cpu_model}, #{Etc.nprocessors} cores visible"],
        ["Repo revision", git_revision],
-       ["Settings", options.describe]]
+       ["Settings", options.describe]] +
+        # bench/generate.rb's timed runs (support/steady_process.rb)
+        (ENV["JETSON_BENCH_STEADY"] ? [["Process", ENV["JETSON_BENCH_STEADY"]]] : [])
     end
   end
 
@@ -76,7 +78,8 @@ module JetsonBench
 
     SUMMARY_HEADERS = ["case", "Jetson i/s", "best peer", "best peer i/s", "ratio ± spread",
                        "Jetson objs/call", "peer objs/call", "Jetson GC µs/call", "peer GC µs/call",
-                       "State ratio"].freeze
+                       "State ratio", "floor i/s", "Jetson ÷ floor", "best peer ÷ floor",
+                       "Jetson ns above floor"].freeze
 
     # Footnotes are numbered across the whole table: [[case, [footnote numbers]]]
     def summary(results, footnotes)
@@ -87,6 +90,7 @@ module JetsonBench
         r, spread = Stats.ratio(s, peer)
         state = res.subjects.find { |e| e != s }
         sr, sspread = Stats.ratio(state, peer)
+        floor = res.floor
         marks = []
         (res.notes + res.entries.flat_map { |e| e.notes + (%i[ok floor].include?(e.check) ? [] : ["#{e.label}: #{e.check_message}"]) }).uniq.each do |note|
           footnotes << note unless footnotes.include?(note)
@@ -96,18 +100,27 @@ module JetsonBench
         name = res.name + warn_mark + (marks.empty? ? "" : " [#{marks.uniq.join(',')}]")
         t << [name, Format.ips(s&.ips), peer&.label || "-", Format.ips(peer&.ips), Format.ratio(r, spread),
               Format.objects(s&.objects), Format.objects(peer&.objects), Format.decimal(s&.gc_us_per_call),
-              Format.decimal(peer&.gc_us_per_call), state ? Format.ratio(sr, sspread) : "-"]
+              Format.decimal(peer&.gc_us_per_call), state ? Format.ratio(sr, sspread) : "-",
+              Format.ips(floor&.ips), Format.ratio(*res.floor_ratio_for(s)), Format.ratio(*res.floor_ratio_for(peer)),
+              Format.count(res.ns_above_floor(s))]
       end
       t
     end
 
+    # "÷ floor" (a contender's time per call as a multiple of the floor's)
+    # only for cases that have a floor.
     def detail(result)
-      t = Table.new(["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"])
+      floor = result.floor
+      headers = ["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"]
+      headers << "÷ floor" if floor
+      t = Table.new(headers)
       result.entries.each do |e|
         check = { ok: "identical", note: "equal after parse", encoding: "encoding differs",
                   mismatch: "MISMATCH", error: "error", floor: "none (floor)" }.fetch(e.check, e.check.to_s)
-        t << [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
-              Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
+        row = [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
+               Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
+        row << (e == floor ? "-" : Format.ratio(*result.floor_ratio_for(e))) if floor
+        t << row
       end
       t
     end
@@ -118,6 +131,10 @@ module JetsonBench
       out.puts
       out.puts "=" * 78
       out.puts "Summary (ratio = Jetson.generate i/s / best peer i/s; > 1 means Jetson is faster)"
+      if results.any?(&:floor)
+        out.puts "(÷ floor = time per call ÷ the floor's, a C method returning a fresh String of the output; " \
+                 "1.00× would be at the floor)"
+      end
       out.puts t.to_console
       out.puts
       footnotes.each_with_index { |n, i| out.puts "[#{i + 1}] #{n}" }
@@ -143,7 +160,15 @@ module JetsonBench
             "interquartile range. " \
             "State ratio: the same for a reused Jetson::State. objs/call: GC.stat(:total_allocated_objects) delta per call. " \
             "GC µs/call: GC.stat(:time) spent in the timed slices per call, median round (benchmark-ips' " \
-            "clean-heap GC.start subtracted).\n\n"
+            "clean-heap GC.start subtracted). " \
+            "floor: a C method called as Jetson.generate is that returns a fresh String of the expected bytes " \
+            "and does nothing else (bench/support/floor/floor.c), timed in the same rounds: the cost of the call " \
+            "itself (dispatch, arguments, the result String; on large documents allocating the output and " \
+            "copying its bytes) that no generator can go below. Jetson ÷ floor: Jetson.generate's time per call " \
+            "as a multiple of the floor's (floor i/s ÷ Jetson i/s), median of the per-round ratios ± half their " \
+            "interquartile range; 1.00× would be at the floor. best peer ÷ floor: the same for the fastest peer. " \
+            "Jetson ns above floor: 1e9 ÷ Jetson's median i/s − 1e9 ÷ the floor's, the time per call Jetson " \
+            "spends on its own work. Per case, ÷ floor is the same ratio for every contender.\n\n"
       md << summary_table.to_markdown << "\n\n"
       unless footnotes.empty?
         footnotes.each_with_index { |n, i| md << "#{i + 1}. #{n}\n" }

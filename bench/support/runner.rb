@@ -102,8 +102,21 @@ module JetsonBench
     def subject = @entries.find { |e| e.subject? && e.ran? }
     def subjects = @entries.select { |e| e.subject? && e.ran? }
     def best_peer = @entries.select { |e| e.peer? && e.ran? }.max_by(&:ips)
+    def floor = @entries.find { |e| e.floor? && e.ran? }
     def warnings = @entries.select(&:warning?)
     def ratio_for(entry) = Stats.ratio(entry, best_peer)
+
+    # entry's time per call as a multiple of the floor's (floor i/s ÷
+    # entry's i/s), paired by round: [median, half IQR]; 1.00× is the floor.
+    def floor_ratio_for(entry) = Stats.ratio(floor, entry)
+
+    # Nanoseconds per call above the floor's, from the median rounds.
+    def ns_above_floor(entry)
+      f = floor
+      return nil unless f && entry&.ips&.positive? && f.ips.positive?
+
+      (1e9 / entry.ips) - (1e9 / f.ips)
+    end
   end
 
   # A benchmark-ips suite that starts every contender's warmup and timing on
@@ -265,7 +278,10 @@ module JetsonBench
 
     def print_case(result)
       best = result.best_peer
-      t = Table.new(["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"])
+      floor = result.floor
+      headers = ["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"]
+      headers << "÷ floor" if floor # time per call as a multiple of the floor's
+      t = Table.new(headers)
       result.entries.each do |e|
         mark = e == best ? " (best peer)" : ""
         check = case e.check
@@ -276,8 +292,10 @@ module JetsonBench
                 when :floor then "none (floor)"
                 else "ERROR"
                 end
-        t << ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
-              Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
+        row = ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
+               Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
+        row << (e == floor ? "-" : Format.ratio(*result.floor_ratio_for(e))) if floor
+        t << row
       end
       @out.puts
       @out.puts t.to_console(indent: "   ")
@@ -286,6 +304,19 @@ module JetsonBench
         next unless r
         @out.puts "   #{s.label} / #{best.label}: #{Format.ratio(r, spread)} " \
                   "(#{r >= 1 ? 'Jetson faster' : 'Jetson slower'}; median of #{s.rounds.size} per-round ratios ± half their IQR)"
+      end
+      print_floor_lines(result)
+    end
+
+    # Jetson's and the best peer's time per call against the floor's.
+    def print_floor_lines(result)
+      return unless result.floor
+
+      [result.subject, result.best_peer].compact.each do |e|
+        r, spread = result.floor_ratio_for(e)
+        next unless r
+        @out.puts "   #{e.label} ÷ floor: #{Format.ratio(r, spread)} the floor's time per call " \
+                  "(#{Format.count(result.ns_above_floor(e))} ns above it; 1.00× would be at the floor)"
       end
     end
   end

@@ -1,0 +1,97 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "open3"
+require "rbconfig"
+
+module JetsonBench
+  # The floor of bench/generate.rb: JetsonBench::FloorWriter (floor/floor.c),
+  # a C method called as Jetson.generate is that returns a fresh String of
+  # the expected bytes and does nothing else: what a call costs that no
+  # generator can go below.
+  #
+  # Built on first use with mkmf (`ruby extconf.rb && make`) into
+  # tmp/bench-floor/RUBY_VERSION/ (git-ignored; one build per Ruby, as for
+  # the extension), and again when floor.c or extconf.rb is newer than the
+  # built library. If it cannot be built or loaded, a warning says why and
+  # the benchmark runs without the floor.
+  module Floor
+    NAME = "jetson_bench_floor"
+    SOURCE_DIR = File.expand_path("floor", __dir__)
+    SOURCES = %w[floor.c extconf.rb].map { |f| File.join(SOURCE_DIR, f) }.freeze
+    BUILD_DIR = File.expand_path("../../tmp/bench-floor/#{RUBY_VERSION}", __dir__)
+    LIBRARY = File.join(BUILD_DIR, "#{NAME}.#{RbConfig::CONFIG['DLEXT']}")
+
+    class << self
+      # Why the floor is missing (nil while it is there or not yet tried).
+      attr_reader :problem
+
+      # True once FloorWriter is loaded; builds it first when needed. Tried
+      # once per process.
+      def available?
+        return @available unless @available.nil?
+
+        @available = begin
+          build if stale?
+          require LIBRARY
+          true
+        rescue StandardError, LoadError => e
+          # One line: it is also every case's note (a footnote of the results).
+          @problem = "the floor (bench/support/floor/floor.c) is not available, the benchmark runs without it: " \
+                     "#{e.message.lines.first.to_s.strip}"
+          warn "bench: WARNING: #{@problem}"
+          warn e.output if e.respond_to?(:output) && !e.output.empty?
+          false
+        end
+      end
+
+      # A FloorWriter returning expected, or nil without the floor.
+      def writer(expected) = available? ? FloorWriter.new(expected) : nil
+
+      private
+
+      def stale?
+        return true unless File.exist?(LIBRARY)
+
+        built = File.mtime(LIBRARY)
+        SOURCES.any? { |src| File.mtime(src) > built }
+      end
+
+      # Two benchmark processes starting together build it once: the second
+      # waits for the lock, then finds the library up to date.
+      def build
+        FileUtils.mkdir_p(BUILD_DIR)
+        File.open(File.join(BUILD_DIR, ".lock"), File::RDWR | File::CREAT) do |lock|
+          lock.flock(File::LOCK_EX)
+          next unless stale?
+
+          warn "bench: building the floor (bench/support/floor/floor.c) into #{BUILD_DIR}"
+          # From scratch: mkmf's objects do not depend on the Makefile, so
+          # new flags in extconf.rb would not rebuild them.
+          FileUtils.rm_f(Dir.glob(File.join(BUILD_DIR, "*.o")) << LIBRARY)
+          run(RbConfig.ruby, File.join(SOURCE_DIR, "extconf.rb"))
+          run(ENV.fetch("MAKE", "make"))
+        end
+      end
+
+      def run(*command)
+        output, status = Open3.capture2e(*command, chdir: BUILD_DIR)
+        return if status.success?
+
+        how = status.exitstatus ? "exit #{status.exitstatus}" : status.to_s
+        raise BuildError.new("`#{command.map { |c| File.basename(c) }.join(' ')}` failed in #{BUILD_DIR} (#{how})",
+                             output.lines.last(15).join)
+      end
+    end
+
+    # A step of the build that failed; output: the end of what it printed.
+    class BuildError < StandardError
+      attr_reader :output
+
+      def initialize(message, output)
+        super(message)
+        @output = output
+      end
+    end
+  end
+end
