@@ -182,6 +182,41 @@ class DifferentialTest < Minitest::Test
     puts "\nfloat corpus: #{documented} documented float differences in 20000 floats" if ENV["JETSON_DIFF_VERBOSE"]
   end
 
+  # Short Arrays of numbers (up to 8 elements: Integers, flonums, nil,
+  # true, false) are written in their container's loop (generator.c's
+  # write_number_tuple); anything else in them, a longer one, a heap Float
+  # or a NaN sends them down the general path. Both sides of that line, in
+  # an Array and as a pair's value, at the nesting limit and across an io's
+  # chunks.
+  TUPLE_ELEMENTS = [0, -1, 7, 2**62 - 1, -(2**62), 2**64, 0.5, -0.0, 1.0e20, 1.0e-300, 123.456, nil, true, false,
+                    Float::NAN, Float::INFINITY, "s", :sym, [], {}, [1, 2], { "k" => 1 }].freeze
+
+  def test_short_number_arrays
+    rng = Random.new(seed)
+    plain = TUPLE_ELEMENTS.first(14)
+    tuple = lambda do
+      n = [0, 1, 2, 3, 7, 8, 9, 12].sample(random: rng)
+      pool = rng.rand(3).zero? ? TUPLE_ELEMENTS : plain
+      Array.new(n) { pool.sample(random: rng) }
+    end
+    docs = Array.new(60) do
+      case rng.rand(4)
+      when 0 then Array.new(rng.rand(1..6)) { tuple.call }
+      when 1 then Array.new(rng.rand(1..6)) { |i| ["k#{i}", tuple.call] }.to_h
+      when 2 then Array.new(rng.rand(1..4)) { |i| [:"k#{i}", [tuple.call, { "t" => tuple.call }]] }.to_h
+      else [tuple.call, { "a" => tuple.call, "b" => [tuple.call] }, tuple.call]
+      end
+    end
+    options = [nil, { allow_nan: true }, { strict: true }, { script_safe: true }, { max_nesting: 1 },
+               { max_nesting: 2 }, { max_nesting: 3 }, { max_nesting: 2, depth: 1 }, { array_nl: "\n" }, { indent: " " }]
+    docs.each { |doc| options.each { |opts| check(doc, opts, entries: %i[generate state_generate_io state_reuse]) } }
+    # Thousands of them: the buffer grows and, into an io, sends chunks between them.
+    long = Array.new(3000) { |i| [i, i * 0.25, nil, -i] }
+    [nil, { max_nesting: 2 }].each { |opts| check(long, opts, entries: %i[generate state_generate_io dump_all]) }
+    check({ "rows" => long, "pairs" => long.map { |r| { "p" => r.first(2) } } }, nil,
+          entries: %i[generate state_generate_io])
+  end
+
   SHAPES = [[], {}, [[]], [{}], { "a" => [] }, { "a" => {} }, [1, [2, [3, {}]], { "b" => [nil] }],
             { "a" => 1, "b" => { "c" => [true, false, nil] } }, "scalar", 1.5].freeze
   LAYOUTS = [

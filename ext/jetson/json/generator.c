@@ -5,6 +5,7 @@
 #include "json/walk.h"
 #include "json/strings.h"
 #include "json/key_cache.h"
+#include "json/in_place.h"
 #include <math.h>
 
 
@@ -234,27 +235,6 @@ JT_NOINLINE static void gen_key_slow(struct hash_iter *it, VALUE key)
     gen_key(it, key);
 }
 
-/* Writes a scalar that needs no call (an Integer, nil, true, false) at dst,
- * which has room for the longest Integer; returns the end, or NULL for any
- * other value. */
-JT_INLINE char *write_inline_scalar(char *dst, VALUE value)
-{
-    if (RB_FIXNUM_P(value)) return jt_write_long_at(dst, FIX2LONG(value));
-    if (value == Qnil) {
-        memcpy(dst, "null", 4);
-        return dst + 4;
-    }
-    if (value == Qtrue) {
-        memcpy(dst, "true", 4);
-        return dst + 4;
-    }
-    if (value == Qfalse) {
-        memcpy(dst, "false", 5);
-        return dst + 5;
-    }
-    return NULL;
-}
-
 void jt_short_keys_enable(jt_gen *g)
 {
     /* A mode may run Ruby code between pairs, which the cache cannot see. */
@@ -267,13 +247,12 @@ void jt_short_keys_enable(jt_gen *g)
 }
 
 /* After `"key":` ends at dst (room made for JT_SCALAR_MAX_CHARS): a scalar
- * (Integer, flonum, nil, true, false) in place, or anything else through
- * gen_element_value. */
-#define JT_SCALAR_MAX_CHARS (JT_DOUBLE_MAX_CHARS > JT_LONG_MAX_CHARS ? JT_DOUBLE_MAX_CHARS : JT_LONG_MAX_CHARS)
+ * (Integer, flonum, nil, true, false) in place, a short Array of them
+ * after making room, or anything else through gen_element_value. */
 JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 {
     if (RB_SPECIAL_CONST_P(value)) {
-        char *end = write_inline_scalar(dst, value);
+        char *end = jt_write_scalar_in_place(dst, value);
         if (end) {
             b->len = (size_t)(end - b->ptr);
             return ST_CONTINUE;
@@ -287,6 +266,14 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
         }
     }
     b->len = (size_t)(dst - b->ptr);
+    if (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cArray && g->plain_arrays) {
+        jt_buffer_reserve(b, JT_TUPLE_ROOM);
+        char *end = jt_write_number_tuple(g, b->ptr + b->len, value, g->json_floats);
+        if (end) {
+            b->len = (size_t)(end - b->ptr);
+            return ST_CONTINUE;
+        }
+    }
     return gen_element_value(g, value);
 }
 
@@ -498,6 +485,10 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             }
             VALUE name = element_name(g, obj);
             char *end = name ? write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
+            if (!end && !RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray && g->plain_arrays &&
+                limit - p >= 1 + JT_TUPLE_ROOM) {
+                end = jt_write_number_tuple(g, p + (i > 0), obj, floats);
+            }
             if (!end) break;
             p = end;
         }
