@@ -7,6 +7,7 @@ require "tmpdir"
 require_relative "runner"
 require_relative "report"
 require_relative "table"
+require_relative "callgrind_functions"
 
 module JetsonBench
   # bench/generate.rb --callgrind[=N]: instructions per call of every
@@ -42,7 +43,9 @@ module JetsonBench
       def floor? = role == "floor"
     end
 
-    CaseResult = Struct.new(:name, :rows, :notes, keyword_init: true) do
+    # parts: {label => [CallgrindFunctions::Part]} for Jetson.generate and
+    # the best peer: where their instructions go
+    CaseResult = Struct.new(:name, :rows, :notes, :parts, keyword_init: true) do
       def measured = rows.select(&:instructions)
       def subject = measured.find { |r| r.label == "Jetson.generate" }
       def best_peer = measured.select(&:peer?).min_by(&:instructions)
@@ -138,6 +141,11 @@ module JetsonBench
                  "floor's #{Format.count(result.floor.instructions)}" \
                  "#{best ? " (#{best.label}: #{Format.count(result.above_floor(best))})" : ''}"
       end
+      result.parts.each do |label, parts|
+        out.puts
+        out.puts "   where #{label}'s instructions go, per call (self cost; the loop's in the VM's part):"
+        out.puts parts_table(parts).to_console(indent: "   ")
+      end
       result
     end
 
@@ -160,7 +168,13 @@ module JetsonBench
         Row.new(label: c["label"], role: c["role"], instructions: ir, check: c["check"], message: c["message"])
       end
       notes = ["reference output: #{manifest['output_bytes']} bytes"] + manifest["notes"]
-      CaseResult.new(name: name, rows: rows, notes: notes)
+      result = CaseResult.new(name: name, rows: rows, notes: notes, parts: {})
+      # While the dumps exist: the parts of Jetson's call and of the best peer's.
+      [result.subject, result.best_peer].compact.each do |row|
+        dump = manifest["contenders"].find { |c| c["label"] == row.label }["dump"]
+        result.parts[row.label] = CallgrindFunctions.parts("#{prefix}.#{dump}", calls)
+      end
+      result
     end
 
     # One dump per marker call, or the file numbers mean nothing (the marker
@@ -177,6 +191,16 @@ module JetsonBench
     def instructions(prefix, k)
       line = File.foreach("#{prefix}.#{k}").find { |l| l.start_with?("summary:", "totals:") }
       Integer(line.split[1])
+    end
+
+    PARTS_SHOWN = 12
+
+    def parts_table(parts)
+      t = Table.new(["part", "instructions/call"])
+      parts.first(PARTS_SHOWN).each { |p| t << [p.name, Format.count(p.instructions)] }
+      rest = parts.drop(PARTS_SHOWN).sum(&:instructions)
+      t << ["(#{parts.size - PARTS_SHOWN} more)", Format.count(rest)] if parts.size > PARTS_SHOWN
+      t
     end
 
     # The floor is a row of its own; it is no peer, so never the best one,
@@ -208,12 +232,19 @@ module JetsonBench
             "Jetson.generate is that returns a fresh String of the expected bytes and does nothing else " \
             "(bench/support/floor/floor.c): the call itself and the result String, which no generator can go " \
             "below; it is no peer. above floor: instructions/call − the floor's, what a contender executes for " \
-            "its own work. Overwritten by each --callgrind run.\n\n"
+            "its own work. Where the instructions go: each function's self cost in the same calls, per call " \
+            "(bench/support/callgrind_functions.rb): the extension's functions with what was inlined into them, " \
+            "Ruby's Hash iteration (rb_hash_foreach and the rb_ensure it guards a Hash's table with), the " \
+            "result String with the GC, and the method call, which also holds the loop's own iterations " \
+            "(subtracted in instructions/call, not here). Overwritten by each --callgrind run.\n\n"
       results.each do |res|
         md << "## #{res.name}\n\n"
         md << table(res).to_markdown << "\n\n"
         (res.notes + res.skipped.map { |r| "#{r.label} skipped: #{r.message}" }).each { |n| md << "- #{n}\n" }
         md << "\n"
+        res.parts.each do |label, parts|
+          md << "Where #{label}'s instructions go, per call:\n\n" << parts_table(parts).to_markdown << "\n\n"
+        end
       end
       Report.write_file(path, md)
     end
