@@ -247,8 +247,9 @@ void jt_short_keys_enable(jt_gen *g)
 }
 
 /* After `"key":` ends at dst (room made for JT_SCALAR_MAX_CHARS): a scalar
- * (Integer, flonum, nil, true, false) in place, a short Array of them
- * after making room, or anything else through gen_element_value. */
+ * (Integer, flonum, nil, true, false) in place; a short String that needs
+ * no escaping, or a short Array of scalars, after making room; anything
+ * else through gen_element_value. */
 JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 {
     if (RB_SPECIAL_CONST_P(value)) {
@@ -266,9 +267,15 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
         }
     }
     b->len = (size_t)(dst - b->ptr);
-    if (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cArray && g->plain_arrays) {
-        jt_buffer_reserve(b, JT_TUPLE_ROOM);
-        char *end = jt_write_number_tuple(g, b->ptr + b->len, value, g->json_floats);
+    if (!RB_SPECIAL_CONST_P(value)) {
+        const VALUE klass = RBASIC_CLASS(value);
+        char *end = NULL;
+        if (klass == rb_cString) {
+            end = write_plain_name(b, NULL, value, g->escape_mode, false, 0);
+        } else if (klass == rb_cArray && g->plain_arrays) {
+            jt_buffer_reserve(b, JT_TUPLE_ROOM);
+            end = jt_write_number_tuple(g, b->ptr + b->len, value, g->json_floats);
+        }
         if (end) {
             b->len = (size_t)(end - b->ptr);
             return ST_CONTINUE;
