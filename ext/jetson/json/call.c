@@ -108,6 +108,8 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *
     jt_gen_settle_paths(&g);
     if (write) {
         write(&g, obj);
+    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray) {
+        jt_gen_array(&g, obj); /* without the dispatcher's frame */
     } else {
         jt_gen_value(&g, obj);
     }
