@@ -492,10 +492,6 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             }
             VALUE name = element_name(g, obj);
             char *end = name ? write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
-            if (!end && !RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray && g->plain_arrays &&
-                limit - p >= 1 + JT_TUPLE_ROOM) {
-                end = jt_write_number_tuple(g, p + (i > 0), obj, floats);
-            }
             if (!end) break;
             p = end;
         }
@@ -513,6 +509,16 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             if (rest <= SIZE_MAX / 2 / average) jt_buffer_expect(b, rest * average + rest * average / 16 + room);
         }
         if (i > 0) jt_buffer_push(b, ',');
+        /* Out of the loop above, which stays as small as its runs need. */
+        if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray && g->plain_arrays) {
+            jt_buffer_reserve(b, JT_TUPLE_ROOM);
+            char *end = jt_write_number_tuple(g, b->ptr + b->len, obj, floats);
+            if (end) {
+                b->len = (size_t)(end - b->ptr);
+                i++;
+                continue;
+            }
+        }
         gen_element(g, obj);
         i++;
     }
