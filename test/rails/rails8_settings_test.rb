@@ -355,6 +355,21 @@ class Rails8SettingsTest < Minitest::Test
     puts Marshal.dump([installed.name, separators, escape_responses, jetson, stock, native]).unpack1("H*")
   RUBY
 
+  # A rendered body and its #to_json may differ from stock only in Float
+  # digits (docs/rails.md: json's Grisu2 against the shortest); everything
+  # else, status and error texts included, must be equal.
+  def float_digits_only?(expected, actual)
+    case expected
+    when Array
+      actual.is_a?(Array) && expected.size == actual.size &&
+        expected.zip(actual).all? { |e, a| float_digits_only?(e, a) }
+    when String
+      actual.is_a?(String) && (expected == actual || !Differential.float_only_difference(expected, actual).nil?)
+    else
+      expected == actual
+    end
+  end
+
   def test_apps_with_each_versions_load_defaults
     skip "subprocess tests do not run under valgrind" if ENV["JETSON_MEMCHECK"]
     version = ActiveSupport.gem_version
@@ -372,6 +387,8 @@ class Rails8SettingsTest < Minitest::Test
       assert_equal(default >= "8.1" ? false : true, escape_responses) unless escape_responses.nil?
       assert_equal stock.size, jetson.size
       stock.zip(jetson).each_with_index do |(expected, actual), i|
+        next pass if float_digits_only?(expected, actual)
+
         assert_equal expected, actual, "load_defaults #{default}, document #{i}"
       end
       assert_equal jetson.size, native, "load_defaults #{default}: documents written natively"
