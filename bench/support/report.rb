@@ -111,14 +111,15 @@ module JetsonBench
     # only for cases that have a floor.
     def detail(result)
       floor = result.floor
-      headers = ["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"]
+      headers = ["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "faults/call", "objs/call", "bytes/call", "output"]
       headers << "÷ floor" if floor
       t = Table.new(headers)
       result.entries.each do |e|
         check = { ok: "identical", note: "equal after parse", encoding: "encoding differs",
                   mismatch: "MISMATCH", error: "error", floor: "none (floor)" }.fetch(e.check, e.check.to_s)
         row = [e.label, Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
-               Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
+               Format.decimal(e.gc_us_per_call), Format.decimal(e.faults_per_call), Format.objects(e.objects),
+               Format.bytes(e.bytes), check]
         row << (e == floor ? "-" : Format.ratio(*result.floor_ratio_for(e))) if floor
         t << row
       end
@@ -161,6 +162,11 @@ module JetsonBench
             "State ratio: the same for a reused Jetson::State. objs/call: GC.stat(:total_allocated_objects) delta per call. " \
             "GC µs/call: GC.stat(:time) spent in the timed slices per call, median round (benchmark-ips' " \
             "clean-heap GC.start subtracted). " \
+            "faults/call (per case): minor page faults in the timed slices per call, median round " \
+            "(/proc/self/stat): fresh pages the kernel handed the process, which glibc takes back (trims) when the " \
+            "GC frees a run of results and hands out again on the next calls; on a VM each costs microseconds, so " \
+            "on outputs of kilobytes and up they can outweigh the writing and draw every contender toward the " \
+            "floor (docs/benchmarks.md). " \
             "floor: a C method called as Jetson.generate is that returns a fresh String of the expected bytes " \
             "and does nothing else (bench/support/floor/floor.c), timed in the same rounds: the cost of the call " \
             "itself (dispatch, arguments, the result String; on large documents allocating the output and " \

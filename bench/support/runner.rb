@@ -5,6 +5,7 @@ require "benchmark/ips"
 require_relative "table"
 require_relative "allocations"
 require_relative "stats"
+require_relative "page_faults"
 
 module JetsonBench
   # Builds a fresh binding per contender, so that contender code can be given
@@ -79,8 +80,10 @@ module JetsonBench
   #   gc_per_1k_calls, gc_us_per_call: GC runs per 1,000 calls and GC time
   #           per call (µs) during the timed slices, median of the rounds
   #           (see CollectBetweenContenders)
+  #   faults_per_call: minor page faults per call in the timed slices,
+  #           median of the rounds (nil where /proc/self/stat is missing)
   Entry = Struct.new(:label, :role, :ips, :ips_sd, :rounds, :objects, :bytes, :gc_per_1k_calls, :gc_us_per_call,
-                     :check, :check_message, :notes, keyword_init: true) do
+                     :faults_per_call, :check, :check_message, :notes, keyword_init: true) do
     def error_pct = ips && ips.positive? && ips_sd ? 100.0 * ips_sd / ips : nil
     def ran? = !ips.nil?
     def subject? = role == :subject
@@ -125,14 +128,16 @@ module JetsonBench
   # call; their collection would otherwise land in whoever runs next).
   #
   # It also counts the collections and the GC time of each timed slice
-  # (GC.count, GC.stat(:time) in ms), per call: #gc[label] is a GcCost.
+  # (GC.count, GC.stat(:time) in ms), and the minor page faults (the kernel
+  # handing the process fresh pages, PageFaults), per call: #gc[label] is a
+  # GcCost.
   # benchmark-ips runs one more GC.start (Timing.clean_env) between #running
   # and the timing, on the heap #running has just collected: that collection
   # and the time a clean-heap GC.start takes, measured here just before, are
   # subtracted. What runs after the slice and before #add_report (building
   # the report, printing it) is counted too; it allocates little.
   class CollectBetweenContenders
-    GcCost = Struct.new(:per_1k_calls, :us_per_call)
+    GcCost = Struct.new(:per_1k_calls, :us_per_call, :faults_per_call)
 
     attr_reader :gc
 
@@ -146,6 +151,7 @@ module JetsonBench
       @clean_ms = clean_gc_ms # leaves the heap collected
       @count = GC.count
       @ms = GC.stat(:time)
+      @faults = PageFaults.minor
     end
 
     def warmup_stats(_time, _timing); end
@@ -158,7 +164,9 @@ module JetsonBench
       # GC.start. Otherwise subtract that one's estimate: its time varies by
       # a millisecond or more (a large heap's), so the rest can be negative.
       ms = collections.zero? ? 0 : [GC.stat(:time) - @ms - @clean_ms, 0].max
-      @gc[report.label] = GcCost.new(1000.0 * collections / report.iterations, 1000.0 * ms / report.iterations)
+      faults = @faults && PageFaults.minor&.-(@faults)
+      @gc[report.label] = GcCost.new(1000.0 * collections / report.iterations, 1000.0 * ms / report.iterations,
+                                     faults&.fdiv(report.iterations))
     end
 
     private
@@ -230,6 +238,8 @@ module JetsonBench
           e.ips_sd = Stats.half_iqr(e.rounds)
           e.gc_per_1k_calls = Stats.median(gc_rounds[c.label].map(&:per_1k_calls))
           e.gc_us_per_call = Stats.median(gc_rounds[c.label].map(&:us_per_call))
+          faults = gc_rounds[c.label].filter_map(&:faults_per_call)
+          e.faults_per_call = faults.empty? ? nil : Stats.median(faults)
         end
         @out.puts "   (#{@options.rounds - 1} more rounds ran quietly; --verbose prints them)" if @options.rounds > 1 && !@options.verbose
       end
@@ -279,7 +289,7 @@ module JetsonBench
     def print_case(result)
       best = result.best_peer
       floor = result.floor
-      headers = ["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "objs/call", "bytes/call", "output"]
+      headers = ["contender", "i/s", "±", "GCs/1k calls", "GC µs/call", "faults/call", "objs/call", "bytes/call", "output"]
       headers << "÷ floor" if floor # time per call as a multiple of the floor's
       t = Table.new(headers)
       result.entries.each do |e|
@@ -293,7 +303,8 @@ module JetsonBench
                 else "ERROR"
                 end
         row = ["#{e.label}#{mark}", Format.ips(e.ips), Format.percent(e.error_pct), Format.decimal(e.gc_per_1k_calls),
-               Format.decimal(e.gc_us_per_call), Format.objects(e.objects), Format.bytes(e.bytes), check]
+               Format.decimal(e.gc_us_per_call), Format.decimal(e.faults_per_call), Format.objects(e.objects),
+               Format.bytes(e.bytes), check]
         row << (e == floor ? "-" : Format.ratio(*result.floor_ratio_for(e))) if floor
         t << row
       end
