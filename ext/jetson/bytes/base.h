@@ -49,6 +49,7 @@ typedef struct jt_handles {
     ID id_to_s, id_to_h, id_to_i, id_write, id_utc_p, id_start;
     rb_ractor_local_key_t symbol_names_key; /* see symbol_names.h */
     rb_ractor_local_key_t spare_buffer_key; /* see buffer.c */
+    rb_ractor_local_key_t scratch_buffer_key; /* see buffer.c */
     rb_ractor_local_key_t large_size_key;   /* see buffer.c */
     int utf8_encindex, usascii_encindex, binary_encindex;
 } jt_handles;

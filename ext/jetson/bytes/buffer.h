@@ -2,9 +2,11 @@
 #define JETSON_BYTES_BUFFER_H
 
 /* Output buffer. Small documents live entirely in caller-provided stack
- * memory and cost one String allocation at the end. Larger ones spill into a
- * hidden Ruby String that becomes the result itself (no final copy), and
- * which the GC reclaims if generation raises half-way (no rb_ensure needed).
+ * memory and cost one String allocation at the end; mid-size ones (to 32
+ * KiB) in the Ractor's scratch, copied out exact-size at the end. Larger
+ * ones spill into a hidden Ruby String that becomes the result itself (no
+ * final copy). Either is a Ruby String, which the GC reclaims if generation
+ * raises half-way (no rb_ensure needed). See buffer.c.
  *
  * With an io, the bytes go out a chunk at a time, but only at safe points
  * (jt_buffer_safe_point), never from inside an append: io.write is Ruby code,
@@ -26,6 +28,7 @@ typedef struct jt_buffer {
     bool recycle;        /* a large heap may come from, and go back to, the Ractor's spare */
     bool spare;          /* heap is the Ractor's spare (see buffer.c) */
     bool sized;          /* heap was sized from the Ractor's last large document (see buffer.c) */
+    bool scratch;        /* heap is the Ractor's scratch, copied out at the end (see buffer.c) */
     /* Times the buffer moved into a new or resized heap: each may have run
      * the GC (see the generator's short-key cache). */
     uint32_t moves;
@@ -62,6 +65,7 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->recycle = NIL_P(io);
     b->spare = false;
     b->sized = false;
+    b->scratch = false;
     b->moves = 0;
     if (!NIL_P(io)) {
         b->spill_capa = JT_IO_CHUNK_SIZE;
