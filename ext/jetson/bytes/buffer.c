@@ -210,15 +210,11 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
             b->moves++;
             return;
         }
-        /* Outgrown: the document goes on in a buffer of its own, moved out
-         * of the scratch (still readable at b->ptr), which is kept. */
-        VALUE scratch = b->heap;
-        b->heap = 0;
+        /* Outgrown: the scratch becomes this document's own buffer and
+         * grows in place, as a larger document's always has, without a copy
+         * of what is written so far; the next mid-size document starts a
+         * new scratch. */
         b->scratch = false;
-        jt_buffer_spill(b, capa);
-        keep_scratch(scratch);
-        RB_GC_GUARD(scratch);
-        return;
     }
     if (!b->heap && b->recycle && capa <= JT_SCRATCH_MAX) {
         VALUE scratch = take_scratch();
