@@ -12,6 +12,7 @@
 #   bundle exec ruby --yjit bench/gc_steady.rb [--seconds=S] [document ...]
 
 require_relative "support/setup"
+require_relative "support/page_faults"
 
 seconds = 5.0
 verbose = false
@@ -24,18 +25,11 @@ ARGV.each do |arg|
 end
 names = JetsonBench::Documents::NAMES if names.empty?
 
-# Minor page faults of this process so far (Linux), or nil.
-def minor_faults
-  File.read("/proc/self/stat").split(") ", 2)[1].split[7].to_i
-rescue SystemCallError
-  nil
-end
-
 def measure(seconds)
   GC.start
   gc_ms = GC.stat(:time)
   count = GC.count
-  faults = minor_faults
+  faults = JetsonBench::PageFaults.minor
   calls = 0
   start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   while (elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - start) < seconds
@@ -43,7 +37,7 @@ def measure(seconds)
     calls += 1
   end
   { ips: calls / elapsed, gcs: 1000.0 * (GC.count - count) / calls, gc_ms: 1000.0 * (GC.stat(:time) - gc_ms) / calls,
-    faults: faults && (minor_faults - faults).fdiv(calls) }
+    faults: faults && (JetsonBench::PageFaults.minor - faults).fdiv(calls) }
 end
 
 coder = JSON::Coder.new
