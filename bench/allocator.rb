@@ -90,7 +90,7 @@ module JetsonBench
 end
 
 if (spec = ENV["JETSON_ALLOCATOR_CHILD"])
-  contender, count = spec.split(":")
+  contender, _, count = spec.rpartition(":")
   puts JetsonBench::Allocator.child(contender, Integer(count)).map { _1.nil? ? "nil" : _1 }.join(" ")
 else
   JetsonBench::Allocator.main(ARGV)
