@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "support/subprocess"
+require_relative "support/document_buffers"
 
 # Documents over 1 MiB are written into a String sized from the Ractor's
 # last large document and handed out as it is, or, when larger than that, into
@@ -11,6 +12,7 @@ require_relative "support/subprocess"
 # threads, exceptions, GC compaction and Ractors each get a buffer of their own.
 class LargeDocumentTest < Minitest::Test
   include JetsonSubprocess
+  include DocumentBuffers
 
   MIB = 1024 * 1024
 
@@ -19,22 +21,6 @@ class LargeDocumentTest < Minitest::Test
   def doc_of(bytes, tag)
     piece = "#{tag}-é-\"quoted\"-" + ("x" * 9_000)
     Array.new((bytes / piece.bytesize) + 1) { |i| i.even? ? piece : { "i" => i, "s" => piece } }
-  end
-
-  # Calls JSON::Coder's or Jetson's generate from inside to_json, so that the
-  # same object gives the json gem's bytes and Jetson's.
-  class Nested
-    attr_accessor :generator
-
-    def initialize(inner, &before)
-      @inner = inner
-      @before = before
-    end
-
-    def to_json(*)
-      @before&.call
-      generator.generate(@inner)
-    end
   end
 
   def test_documents_around_the_thresholds_in_a_row
@@ -106,52 +92,22 @@ class LargeDocumentTest < Minitest::Test
     # The nested object comes after 3 MiB of the outer document, when the
     # outer call is writing into the kept buffer.
     outer = [doc_of(3 * MIB, "before"), Nested.new(inner), doc_of(2 * MIB, "after"), Nested.new([1, "small"])]
-    outer.grep(Nested).each { |n| n.generator = JSON }
-    expected = JSON.generate(outer)
-    outer.grep(Nested).each { |n| n.generator = Jetson }
-    assert_equal expected, Jetson.generate(outer)
-    assert_equal expected, Jetson.generate(outer)
-    assert_equal JSON.generate(inner), Jetson.generate(inner)
+    assert_generates_with_nested_calls(outer, inner)
   end
 
   def test_a_large_document_that_raises_half_way
-    failing = Nested.new([]) { raise ArgumentError, "to_json failed" }
-    failing.generator = Jetson
-    doc = [doc_of(3 * MIB, "raises"), failing]
-    3.times do
-      error = assert_raises(ArgumentError) { Jetson.generate(doc) }
-      assert_equal "to_json failed", error.message
-      GC.start
-      after = doc_of(4 * MIB, "after")
-      assert_equal JSON.generate(after), Jetson.generate(after)
-    end
+    assert_recovers_from_a_raising_to_json(doc_of(3 * MIB, "raises")) { |i| doc_of(4 * MIB, "after #{i}") }
   end
 
   def test_threads_that_switch_in_the_middle_of_large_documents
     docs = 3.times.map do |t|
-      switching = Nested.new({ "thread" => t }) { Thread.pass }
-      [doc_of(2 * MIB, "t#{t}"), switching, doc_of(MIB, "t#{t}b")]
+      [doc_of(2 * MIB, "t#{t}"), Nested.new({ "thread" => t }) { Thread.pass }, doc_of(MIB, "t#{t}b")]
     end
-    expected = docs.map do |doc|
-      doc.grep(Nested).each { |n| n.generator = JSON }
-      JSON.generate(doc)
-    end
-    docs.each { |doc| doc.grep(Nested).each { |n| n.generator = Jetson } }
-    outputs = docs.map { |doc| Thread.new { Array.new(4) { Jetson.generate(doc) } } }.map(&:value)
-    outputs.each_with_index do |results, t|
-      results.each { |out| assert_equal expected[t], out, "thread #{t}" }
-    end
+    assert_threads_generate_their_own(docs, 4)
   end
 
   def test_large_documents_survive_gc_compaction
-    skip "GC compaction unavailable" unless GC.respond_to?(:verify_compaction_references)
-    doc = doc_of(3 * MIB, "compact")
-    expected = JSON.generate(doc)
-    assert_equal expected, Jetson.generate(doc)
-    GC.verify_compaction_references(double_heap: true, toward: :empty)
-    assert_equal expected, Jetson.generate(doc)
-    GC.compact
-    assert_equal expected, Jetson.generate(doc)
+    assert_generates_across_compaction(doc_of(3 * MIB, "compact"))
   end
 
   def test_writer_and_io_output_of_large_documents
@@ -167,16 +123,6 @@ class LargeDocumentTest < Minitest::Test
   end
 
   def test_ractors_generate_large_documents_side_by_side
-    output = ractor_output(<<~RUBY)
-      ractors = 2.times.map do |n|
-        Ractor.new(n) do |i|
-          doc = Array.new(300) { |k| "r\#{i}-\#{k}-" + ("é" * 5000) }
-          Array.new(3) { Jetson.generate(doc) }.uniq
-        end
-      end
-      print ractors.map { |r| (outs = ractor_value(r)).size == 1 ? outs[0] : "different outputs" }.join("\n")
-    RUBY
-    expected = 2.times.map { |i| JSON.generate(Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }) }
-    assert_equal expected.join("\n"), output
+    assert_ractors_generate_side_by_side('Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }')
   end
 end

@@ -4,6 +4,7 @@ require "test_helper"
 require "objspace"
 require "rbconfig"
 require_relative "support/subprocess"
+require_relative "support/document_buffers"
 
 # Documents from the stack buffer's 2 KiB up to 32 KiB are written into a
 # buffer each Ractor keeps between calls (buffer.c's scratch) and handed out
@@ -13,6 +14,7 @@ require_relative "support/subprocess"
 # documents no longer take fresh pages on every call.
 class MidSizeDocumentTest < Minitest::Test
   include JetsonSubprocess
+  include DocumentBuffers
 
   KIB = 1024
 
@@ -21,25 +23,6 @@ class MidSizeDocumentTest < Minitest::Test
   def doc_of(bytes, tag)
     piece = "#{tag}-é-\"q\"-#{'y' * 40}"
     Array.new((bytes / (piece.bytesize + 20)) + 1) { |i| i.even? ? "#{piece}#{i}" : { "i" => i, "s" => piece } }
-  end
-
-  class Nested
-    attr_accessor :generator
-
-    def initialize(inner, &before)
-      @inner = inner
-      @before = before
-    end
-
-    def to_json(*)
-      @before&.call
-      generator.generate(@inner)
-    end
-  end
-
-  def with_generator(doc, generator)
-    doc.grep(Nested).each { |n| n.generator = generator }
-    doc
   end
 
   def test_documents_around_the_thresholds_in_a_row
@@ -77,60 +60,26 @@ class MidSizeDocumentTest < Minitest::Test
   def test_generate_from_a_to_json_inside_a_mid_size_document
     inner = doc_of(6 * KIB, "inner")
     outer = [doc_of(5 * KIB, "before"), Nested.new(inner), doc_of(3 * KIB, "after"), Nested.new([1, "small"])]
-    expected = JSON.generate(with_generator(outer, JSON))
-    with_generator(outer, Jetson)
-    3.times { assert_equal expected, Jetson.generate(outer) }
-    assert_equal JSON.generate(inner), Jetson.generate(inner)
+    assert_generates_with_nested_calls(outer, inner)
   end
 
   def test_a_mid_size_document_that_raises_half_way
-    failing = Nested.new([]) { raise ArgumentError, "to_json failed" }
-    failing.generator = Jetson
-    doc = [doc_of(6 * KIB, "raises"), failing]
-    3.times do |i|
-      error = assert_raises(ArgumentError) { Jetson.generate(doc) }
-      assert_equal "to_json failed", error.message
-      GC.start if i == 1
-      after = doc_of(12 * KIB, "after #{i}")
-      assert_equal JSON.generate(after), Jetson.generate(after)
-    end
+    assert_recovers_from_a_raising_to_json(doc_of(6 * KIB, "raises")) { |i| doc_of(12 * KIB, "after #{i}") }
   end
 
   def test_threads_that_switch_in_the_middle_of_mid_size_documents
     docs = 4.times.map do |t|
       [doc_of(3 * KIB, "t#{t}"), Nested.new({ "thread" => t }) { Thread.pass }, doc_of(10 * KIB, "t#{t}b")]
     end
-    expected = docs.map { |doc| JSON.generate(with_generator(doc, JSON)) }
-    docs.each { |doc| with_generator(doc, Jetson) }
-    outputs = docs.map { |doc| Thread.new { Array.new(20) { Jetson.generate(doc) } } }.map(&:value)
-    outputs.each_with_index do |results, t|
-      results.each { |out| assert_equal expected[t], out, "thread #{t}" }
-    end
+    assert_threads_generate_their_own(docs, 20)
   end
 
   def test_mid_size_documents_survive_gc_compaction
-    skip "GC compaction unavailable" unless GC.respond_to?(:verify_compaction_references)
-    doc = doc_of(20 * KIB, "compact")
-    expected = JSON.generate(doc)
-    assert_equal expected, Jetson.generate(doc)
-    GC.verify_compaction_references(double_heap: true, toward: :empty)
-    assert_equal expected, Jetson.generate(doc)
-    GC.compact
-    assert_equal expected, Jetson.generate(doc)
+    assert_generates_across_compaction(doc_of(20 * KIB, "compact"))
   end
 
   def test_ractors_generate_mid_size_documents_side_by_side
-    output = ractor_output(<<~RUBY)
-      ractors = 2.times.map do |n|
-        Ractor.new(n) do |i|
-          doc = Array.new(60) { |k| "r\#{i}-\#{k}-" + ("é" * 100) }
-          Array.new(5) { Jetson.generate(doc) }.uniq
-        end
-      end
-      print ractors.map { |r| (outs = ractor_value(r)).size == 1 ? outs[0] : "different outputs" }.join("\n")
-    RUBY
-    expected = 2.times.map { |i| JSON.generate(Array.new(60) { |k| "r#{i}-#{k}-" + ("é" * 100) }) }
-    assert_equal expected.join("\n"), output
+    assert_ractors_generate_side_by_side('Array.new(60) { |k| "r#{i}-#{k}-" + ("é" * 100) }')
   end
 
   JEMALLOC = ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
