@@ -106,19 +106,53 @@ void jt_buffer_flush(jt_buffer *b)
 #define JT_SPARE_MIN (2 * JT_COPY_OUT_SIZE)
 #define JT_SPARE_MAX ((size_t)8 * 1024 * 1024)
 
-static VALUE take_spare(void)
+/* Mid-size documents, past the stack buffer's 2 KiB and up to 32 KiB, are
+ * written into a buffer each Ractor keeps between calls, its scratch, and
+ * handed out as an exact-size copy. Built in a String of their own, grown
+ * by doublings, they cost a malloc and a realloc or two per call and kept
+ * slack, and under jemalloc (which many Rails deployments preload) each
+ * call's result came on fresh pages: documents of 4 and 8 KB took 1.40x
+ * and 1.49x JSON::Coder's time with twice its page faults; with the
+ * scratch, 0.82x and 0.79x with its faults (bench/allocator.rb, AMD EPYC,
+ * Ruby 3.4 + YJIT). The copy is what json's and a bare copy's results cost.
+ * Past 32 KiB it is not worth it: the result's own pages dominate however
+ * it is built, and a 256 KiB scratch cost 240 KB documents 10% for the
+ * copy. A document that outgrows the scratch keeps it as its own buffer,
+ * grown in place as a larger document's always was, and the next mid-size
+ * document starts a new scratch: so a recycling buffer holds the scratch
+ * exactly while its heap is no larger than JT_SCRATCH_MAX (a first heap
+ * past that size never was one). Like the spare, the scratch is taken out
+ * of Ractor-local storage while in use: a nested or concurrent generate
+ * builds in a buffer of its own, kept as the scratch if the slot is empty
+ * at its end; a generate that raises leaves its scratch to the GC. */
+#define JT_SCRATCH_MAX ((size_t)32 * 1024)
+
+static bool holds_scratch(const jt_buffer *b)
 {
-    VALUE spare = rb_ractor_local_storage_value(jt.spare_buffer_key);
-    if (!NIL_P(spare)) rb_ractor_local_storage_value_set(jt.spare_buffer_key, Qnil);
-    return spare;
+    return b->recycle && b->heap && b->capa <= JT_SCRATCH_MAX;
 }
 
-/* Frees the heap String's memory, or keeps it as the Ractor's spare. */
+/* The Ractor's kept buffer under `key` (its spare or its scratch), taken out
+ * of its slot, or Qnil. */
+static VALUE take_kept(rb_ractor_local_key_t key)
+{
+    VALUE kept = rb_ractor_local_storage_value(key);
+    if (!NIL_P(kept)) rb_ractor_local_storage_value_set(key, Qnil);
+    return kept;
+}
+
+/* Frees the heap String's memory, or keeps it as the Ractor's scratch or
+ * spare when it is one and that slot is empty. */
 static void release_heap(jt_buffer *b)
 {
-    if (b->recycle && b->capa >= JT_SPARE_MIN && b->capa <= JT_SPARE_MAX &&
-        NIL_P(rb_ractor_local_storage_value(jt.spare_buffer_key))) {
-        rb_ractor_local_storage_value_set(jt.spare_buffer_key, b->heap);
+    rb_ractor_local_key_t key = NULL;
+    if (holds_scratch(b)) {
+        key = jt.scratch_buffer_key;
+    } else if (b->recycle && b->capa >= JT_SPARE_MIN && b->capa <= JT_SPARE_MAX) {
+        key = jt.spare_buffer_key;
+    }
+    if (key && NIL_P(rb_ractor_local_storage_value(key))) {
+        rb_ractor_local_storage_value_set(key, b->heap);
     } else {
         rb_str_resize(b->heap, 0);
     }
@@ -162,85 +196,28 @@ static void move_into(jt_buffer *b, VALUE heap)
     b->heap = heap;
 }
 
-/* Mid-size documents, past the stack buffer's 2 KiB and up to 32 KiB, are
- * written into a buffer each Ractor keeps between calls, its scratch, and
- * handed out as an exact-size copy. Built in a String of their own, grown
- * by doublings, they cost a malloc and a realloc or two per call and kept
- * slack, and under jemalloc (which many Rails deployments preload) each
- * call's result came on fresh pages: 1001 Integers (8 KB) took 2.4 page
- * faults and 34 us per call, 5x JSON::Coder's time, 500 (4 KB) 1.3 faults
- * and 10x; with the scratch, 0.0 faults and 3.2 and 1.8 us (AMD EPYC, Ruby
- * 3.4 + YJIT). The copy is what json's and a bare copy's results cost.
- * Past 32 KiB it is not worth it: the result's own pages dominate however
- * it is built, and a 256 KiB scratch cost 240 KB documents 10% for the
- * copy. Like the spare, the scratch is taken out of Ractor-local storage
- * while in use: a nested or concurrent generate builds in a buffer of its
- * own, kept as the scratch if the slot is empty at its end; a generate that
- * raises leaves its scratch to the GC. */
-#define JT_SCRATCH_MAX ((size_t)32 * 1024)
-
-static VALUE take_scratch(void)
-{
-    VALUE scratch = rb_ractor_local_storage_value(jt.scratch_buffer_key);
-    if (!NIL_P(scratch)) rb_ractor_local_storage_value_set(jt.scratch_buffer_key, Qnil);
-    return scratch;
-}
-
-/* Keeps `scratch` as the Ractor's, or frees its memory if another one was
- * kept meanwhile. */
-static void keep_scratch(VALUE scratch)
-{
-    if (NIL_P(rb_ractor_local_storage_value(jt.scratch_buffer_key))) {
-        rb_ractor_local_storage_value_set(jt.scratch_buffer_key, scratch);
-    } else {
-        rb_str_resize(scratch, 0);
-    }
-}
-
 /* Moves the contents into a heap String of at least `capa` bytes. */
 static void jt_buffer_spill(jt_buffer *b, size_t capa)
 {
     VALUE spare;
     size_t hint;
-    if (b->scratch) {
-        if (capa <= JT_SCRATCH_MAX) {
-            rb_str_resize(b->heap, (long)capa);
-            b->ptr = RSTRING_PTR(b->heap);
-            b->capa = capa;
-            b->moves++;
-            return;
-        }
-        /* Outgrown: the scratch becomes this document's own buffer and
-         * grows in place, as a larger document's always has, without a copy
-         * of what is written so far; the next mid-size document starts a
-         * new scratch. */
-        b->scratch = false;
-    }
     if (!b->heap && b->recycle && capa <= JT_SCRATCH_MAX) {
-        VALUE scratch = take_scratch();
+        VALUE scratch = take_kept(jt.scratch_buffer_key);
         if (NIL_P(scratch)) {
             scratch = new_heap(capa);
         } else if ((size_t)RSTRING_LEN(scratch) < capa) {
             rb_str_resize(scratch, (long)capa);
-        } else {
-            capa = (size_t)RSTRING_LEN(scratch);
         }
-        memcpy(RSTRING_PTR(scratch), b->ptr, b->len);
-        b->heap = scratch;
-        b->scratch = true;
-        b->ptr = RSTRING_PTR(scratch);
-        b->capa = capa;
-        b->moves++;
-        return;
-    }
-    if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) >= capa) {
+        move_into(b, scratch);
+        capa = (size_t)RSTRING_LEN(scratch);
+    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) >= capa) {
         /* A little over the last size, for a document that grew a bit. */
         move_into(b, new_heap(capa = hint + hint / 32));
         b->sized = true;
         /* While documents come at sizes the hint covers, a spare is not
          * used: its memory goes back. */
-        if (!NIL_P(spare = take_spare())) rb_str_resize(spare, 0);
-    } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_spare())) {
+        if (!NIL_P(spare = take_kept(jt.spare_buffer_key))) rb_str_resize(spare, 0);
+    } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_kept(jt.spare_buffer_key))) {
         if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
         move_into(b, spare);
         b->spare = true;
@@ -308,14 +285,6 @@ VALUE jt_buffer_finish(jt_buffer *b)
     if (!b->heap) {
         return utf8_str_new(b->ptr, b->len);
     }
-    if (b->scratch) {
-        VALUE result = utf8_str_new(b->ptr, b->len);
-        VALUE scratch = b->heap;
-        b->heap = 0;
-        b->scratch = false;
-        keep_scratch(scratch);
-        return result;
-    }
     if (b->recycle && b->len >= JT_COPY_OUT_SIZE) remember_large_size(b->len);
     /* An unused tail past 4 KiB and 1/16 of the length is not kept: what
      * the result holds counts toward the GC's malloc limit (twitter.json
@@ -339,7 +308,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
      *   result is sized from the last one, and copying the slack case out
      *   cost canada.json 10% (1.49x json against 1.66x): it shrinks in
      *   place. */
-    if (b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
+    if (holds_scratch(b) || b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
         (slack && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
         VALUE result = utf8_str_new(b->ptr, b->len);
         release_heap(b);

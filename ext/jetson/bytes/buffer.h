@@ -28,7 +28,6 @@ typedef struct jt_buffer {
     bool recycle;        /* a large heap may come from, and go back to, the Ractor's spare */
     bool spare;          /* heap is the Ractor's spare (see buffer.c) */
     bool sized;          /* heap was sized from the Ractor's last large document (see buffer.c) */
-    bool scratch;        /* heap is the Ractor's scratch, copied out at the end (see buffer.c) */
     /* Times the buffer moved into a new or resized heap: each may have run
      * the GC (see the generator's short-key cache). */
     uint32_t moves;
@@ -65,7 +64,6 @@ JT_INLINE void jt_buffer_init(jt_buffer *b, char *stack, size_t stack_capa, VALU
     b->recycle = NIL_P(io);
     b->spare = false;
     b->sized = false;
-    b->scratch = false;
     b->moves = 0;
     if (!NIL_P(io)) {
         b->spill_capa = JT_IO_CHUNK_SIZE;
