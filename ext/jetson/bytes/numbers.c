@@ -57,38 +57,6 @@ static inline int decimal_length(uint64_t v)
 #endif
 }
 
-/* Writes the decimal digits of v so that they end just before `end`. The
- * caller has already sized the field with decimal_length(). */
-static inline void write_digits(uint64_t v, char *end)
-{
-    uint32_t w;
-    /* Peel eight digits at a time so the inner loop runs on 32-bit values,
-     * whose division by 100 is cheaper than a 64-bit one. */
-    while (v >= 100000000ULL) {
-        uint64_t q = v / 100000000ULL;
-        uint32_t lo = (uint32_t)(v - q * 100000000ULL);
-        uint32_t a = lo / 10000, b = lo % 10000;
-        memcpy(end - 2, jt_digit_pairs + 2 * (b % 100), 2);
-        memcpy(end - 4, jt_digit_pairs + 2 * (b / 100), 2);
-        memcpy(end - 6, jt_digit_pairs + 2 * (a % 100), 2);
-        memcpy(end - 8, jt_digit_pairs + 2 * (a / 100), 2);
-        end -= 8;
-        v = q;
-    }
-    w = (uint32_t)v;
-    while (w >= 100) {
-        uint32_t q = w / 100;
-        end -= 2;
-        memcpy(end, jt_digit_pairs + 2 * (w - q * 100), 2);
-        w = q;
-    }
-    if (w >= 10) {
-        memcpy(end - 2, jt_digit_pairs + 2 * w, 2);
-    } else {
-        end[-1] = (char)('0' + w);
-    }
-}
-
 /* ---- Schubfach ----------------------------------------------------------
  *
  * A finite double is c * 2^q. Every real number in its rounding interval R
@@ -235,7 +203,7 @@ static inline uint64_t schubfach(uint64_t c, int q, int *k_out)
 /* d (n digits) as d.ddde+x / d.ddde-x (one digit: de+x); returns the end. */
 static inline char *write_scientific(char *p, uint64_t d, int n, int e)
 {
-    write_digits(d, p + 1 + n);
+    jt_write_u64(p + 1, d);
     p[0] = p[1];
     if (n > 1) {
         p[1] = '.';
@@ -319,17 +287,16 @@ int jt_write_jcs_double(double value, char *dst)
         p[1] = '.';
         memset(p + 2, '0', (size_t)(-e - 1));
         p += 1 - e;
-        write_digits(d, p + n);
-        return (int)(p - dst) + n;
+        return (int)(jt_write_u64(p, d) - dst);
     }
     if (k >= 0) { /* an integer: the digits, then zeros */
-        write_digits(d, p + n);
+        jt_write_u64(p, d);
         memset(p + n, '0', (size_t)k);
         return (int)(p - dst) + n + k;
     }
     /* ddd.ddd: the digits one place right, the integer part slid back */
     int point = e + 1;
-    write_digits(d, p + 1 + n);
+    jt_write_u64(p + 1, d);
     memmove(p, p + 1, (size_t)point);
     p[point] = '.';
     return (int)(p - dst) + n + 1;
@@ -361,10 +328,9 @@ int jt_write_double(double value, char *dst)
             uint64_t f = c >> -q;
             if ((f << -q) == c) {
                 if (f < 1000000000000000ULL) {
-                    n = decimal_length(f);
-                    write_digits(f, p + n);
-                    memcpy(p + n, ".0", 2);
-                    return (int)(p - dst) + n + 2;
+                    p = jt_write_u64(p, f);
+                    memcpy(p, ".0", 2);
+                    return (int)(p - dst) + 2;
                 }
                 d = f;
                 k = 0;
@@ -376,19 +342,23 @@ int jt_write_double(double value, char *dst)
 
 strip:
     /* Halving steps strip any count of trailing zeros (at most 16, as d has
-     * at most 17 digits) with five divisibility tests. */
-    if (d % 10000000000000000ULL == 0) { d /= 10000000000000000ULL; k += 16; }
-    if (d % 100000000 == 0) { d /= 100000000; k += 8; }
-    if (d % 10000 == 0) { d /= 10000; k += 4; }
-    if (d % 100 == 0) { d /= 100; k += 2; }
-    if (d % 10 == 0) { d /= 10; k += 1; }
+     * at most 17 digits) with five divisibility tests, after a first test
+     * that most digits (a price, a coordinate, a ratio) fail. */
+    if (d % 10 == 0) { /* most shortest forms end in another digit: one test */
+        d /= 10;
+        k += 1;
+        if (d % 10000000000000000ULL == 0) { d /= 10000000000000000ULL; k += 16; }
+        if (d % 100000000 == 0) { d /= 100000000; k += 8; }
+        if (d % 10000 == 0) { d /= 10000; k += 4; }
+        if (d % 100 == 0) { d /= 100; k += 2; }
+        if (d % 10 == 0) { d /= 10; k += 1; }
+    }
 
     n = decimal_length(d);
     e = k + n - 1;
 
     if (k >= 0 && e < 15) {
-        write_digits(d, p + n);
-        p += n;
+        p = jt_write_u64(p, d);
         memset(p, '0', (size_t)k);
         p += k;
         memcpy(p, ".0", 2);
@@ -401,8 +371,7 @@ strip:
             p[1] = '.';
             memset(p + 2, '0', (size_t)-point);
             p += 2 - point;
-            write_digits(d, p + n);
-            return (int)(p - dst) + n;
+            return (int)(jt_write_u64(p, d) - dst);
         }
         /* Write the digits one place right, then slide the integer part
          * back over the gap to make room for the point. Up to 8 digits
@@ -410,7 +379,7 @@ strip:
          * the point put back: the callers' JT_DOUBLE_MAX_CHARS of room cover
          * the 9 bytes read and written past the point, and a memmove call
          * cost as much as the rest of the layout. */
-        write_digits(d, p + 1 + n);
+        jt_write_u64(p + 1, d);
         if (point <= 8) {
             uint64_t integer_part, after_point;
             memcpy(&integer_part, p + 1, 8);
