@@ -215,6 +215,19 @@ class DifferentialTest < Minitest::Test
     [nil, { max_nesting: 2 }].each { |opts| check(long, opts, entries: %i[generate state_generate_io dump_all]) }
     check({ "rows" => long, "pairs" => long.map { |r| { "p" => r.first(2) } } }, nil,
           entries: %i[generate state_generate_io])
+    # Rows between Strings and Integers in one Array: they are written in the
+    # same loop as those, wherever the buffer's end falls.
+    mixed = Array.new(3000) do |i|
+      case i % 4
+      when 0 then [i, -i, i * 0.5]
+      when 1 then "s#{i}"
+      when 2 then i
+      else rng.rand(2).zero? ? [nil, true] : Array.new(rng.rand(7..10), i)
+      end
+    end
+    [nil, { max_nesting: 1 }, { script_safe: true }].each do |opts|
+      check(mixed, opts, entries: %i[generate state_generate_io dump_all])
+    end
   end
 
   SHAPES = [[], {}, [[]], [{}], { "a" => [] }, { "a" => {} }, [1, [2, [3, {}]], { "b" => [nil] }],
@@ -511,6 +524,7 @@ class DifferentialTest < Minitest::Test
     Differential.with_warnings_enabled do
       calls.each do |(entry, extra)|
         (kind, info, _), a, b = runner.compare_call(spec, opts, entry, extra)
+        self.assertions += 1 # a compared call; teardown fails the test on any mismatch
         next unless kind == :mismatch
 
         key = [info, a.error && Differential.normalize_message(a.error.message), b.error && Differential.normalize_message(b.error.message)]

@@ -452,6 +452,9 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
      * unless the call's mode writes Floats (jt_mode.float_). */
     const bool floats = g->json_floats;
     const size_t array_start = b->len;
+    /* p < limit leaves `room` bytes; a number tuple and its ',' need this
+     * much more before limit. */
+    const ptrdiff_t tuple_distance = (ptrdiff_t)(JT_TUPLE_ROOM + 2 - room);
     long i = 0;
     /* The length is re-read after every element the loop leaves to
      * gen_element: a to_json may shrink or grow the Array. */
@@ -491,7 +494,18 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
                 continue;
             }
             VALUE name = element_name(g, obj);
-            char *end = name ? write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
+            if (name) {
+                char *end = write_plain_name(NULL, p, name, mode, i > 0, 0);
+                if (!end) break;
+                p = end;
+                continue;
+            }
+            /* A short Array of numbers (a row, a pair of coordinates) here,
+             * where there is room for one, without leaving the loop: leaving
+             * it costs a set-up per row. */
+            if (RB_SPECIAL_CONST_P(obj) || RBASIC_CLASS(obj) != rb_cArray) break;
+            if (limit - p < tuple_distance || !g->plain_arrays) break;
+            char *end = jt_write_number_tuple(g, p + (i > 0), obj, floats);
             if (!end) break;
             p = end;
         }
