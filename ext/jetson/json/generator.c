@@ -183,52 +183,6 @@ JT_INLINE VALUE plain_key_string(jt_gen *g, const struct hash_iter *it, VALUE ke
     return type == T_STRING && RBASIC_CLASS(key) == rb_cString ? key : 0;
 }
 
-/* Where a quoted name of len bytes goes, after an optional ',' and before
- * `more` bytes: at dst, or, when b is given, at the end of b after
- * reserving room there. */
-JT_INLINE char *plain_name_slot(jt_buffer *b, char *dst, size_t len, bool separator, size_t more)
-{
-    if (b) {
-        jt_buffer_reserve(b, separator + len + 2 + more);
-        dst = b->ptr + b->len;
-    }
-    *dst = ',';
-    dst += separator;
-    dst[0] = '"';
-    dst[len + 1] = '"';
-    return dst + 1;
-}
-
-/* Writes a String of 1..32 bytes that needs no escaping in this mode,
- * quoted (see plain_name_slot), and returns the end of what it wrote; or
- * writes nothing and returns NULL. The bytes are held in registers while
- * room is reserved, which may run the GC, which may move the String. */
-JT_INLINE char *write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, bool separator, size_t more)
-{
-    if (!jt_string_is_json_ready(str)) return NULL;
-    const size_t len = (size_t)RSTRING_LEN(str);
-    const char *src = RSTRING_PTR(str);
-    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
-        jt_short_string s = jt_short_load(src, len);
-        if (jt_short_attention(s.lo, s.hi, mode)) return NULL;
-        dst = plain_name_slot(b, dst, len, separator, more);
-        jt_short_store(dst, len, s);
-        return dst + len + 1;
-    }
-#ifdef __SSE2__
-    if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
-        __m128i first = _mm_loadu_si128((const __m128i *)src);
-        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
-        if (_mm_movemask_epi8(_mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode)))) return NULL;
-        dst = plain_name_slot(b, dst, len, separator, more);
-        _mm_storeu_si128((__m128i *)dst, first);
-        _mm_storeu_si128((__m128i *)(dst + len - 16), last);
-        return dst + len + 1;
-    }
-#endif
-    return NULL;
-}
-
 /* The key of a pair that is not a plain short name (see jt_hash_pair_compact_i). */
 JT_NOINLINE static void gen_key_slow(struct hash_iter *it, VALUE key)
 {
@@ -271,7 +225,7 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
         const VALUE klass = RBASIC_CLASS(value);
         char *end = NULL;
         if (klass == rb_cString) {
-            end = write_plain_name(b, NULL, value, g->escape_mode, false, 0);
+            end = jt_write_plain_name(b, NULL, value, g->escape_mode, false, 0);
         } else if (klass == rb_cArray && g->plain_arrays) {
             jt_buffer_reserve(b, JT_TUPLE_ROOM);
             end = jt_write_number_tuple(g, b->ptr + b->len, value, g->json_floats);
@@ -323,7 +277,7 @@ JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, boo
     VALUE name = plain_key_string(g, it, key);
     char *dst;
     if (RB_LIKELY(name) &&
-        (dst = write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_SCALAR_MAX_CHARS)) != NULL) {
+        (dst = jt_write_plain_name(b, NULL, name, g->escape_mode, separator, 1 + JT_SCALAR_MAX_CHARS)) != NULL) {
         *dst++ = ':';
         if (cached) {
             const size_t length = (size_t)RSTRING_LEN(name) + 3;
@@ -495,7 +449,7 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             }
             VALUE name = element_name(g, obj);
             if (name) {
-                char *end = write_plain_name(NULL, p, name, mode, i > 0, 0);
+                char *end = jt_write_plain_name(NULL, p, name, mode, i > 0, 0);
                 if (!end) break;
                 p = end;
                 continue;

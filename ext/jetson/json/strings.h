@@ -4,7 +4,8 @@
 /* Strings in the json walk: whether a String's bytes go out as they are
  * (ASCII, or valid UTF-8), writing them escaped, and what the json gem does
  * with the others (strict mode's as_json, json 2's BINARY, transcoding:
- * strings.c). The inline checks are every String's. */
+ * strings.c). The inline checks are every String's, and so is the
+ * writer of short names that need no escaping (keys, values, elements). */
 
 #include "json/walk.h"
 
@@ -45,6 +46,52 @@ JT_INLINE void jt_write_ready_string(jt_gen *g, VALUE str)
 /* A String that is not UTF-8 ready as the json gem converts it: strict
  * mode's as_json, json 2's BINARY as UTF-8, else transcoded (a
  * GeneratorError when it cannot be). */
+/* Where a quoted name of len bytes goes, after an optional ',' and before
+ * `more` bytes: at dst, or, when b is given, at the end of b after
+ * reserving room there. */
+JT_INLINE char *jt_plain_name_slot(jt_buffer *b, char *dst, size_t len, bool separator, size_t more)
+{
+    if (b) {
+        jt_buffer_reserve(b, separator + len + 2 + more);
+        dst = b->ptr + b->len;
+    }
+    *dst = ',';
+    dst += separator;
+    dst[0] = '"';
+    dst[len + 1] = '"';
+    return dst + 1;
+}
+
+/* Writes a String of 1..32 bytes that needs no escaping in this mode,
+ * quoted (see jt_plain_name_slot), and returns the end of what it wrote; or
+ * writes nothing and returns NULL. The bytes are held in registers while
+ * room is reserved, which may run the GC, which may move the String. */
+JT_INLINE char *jt_write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode, bool separator, size_t more)
+{
+    if (!jt_string_is_json_ready(str)) return NULL;
+    const size_t len = (size_t)RSTRING_LEN(str);
+    const char *src = RSTRING_PTR(str);
+    if (len - 1 < 16) { /* 1..16 bytes; 0 wraps around */
+        jt_short_string s = jt_short_load(src, len);
+        if (jt_short_attention(s.lo, s.hi, mode)) return NULL;
+        dst = jt_plain_name_slot(b, dst, len, separator, more);
+        jt_short_store(dst, len, s);
+        return dst + len + 1;
+    }
+#ifdef __SSE2__
+    if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
+        __m128i first = _mm_loadu_si128((const __m128i *)src);
+        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
+        if (_mm_movemask_epi8(_mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode)))) return NULL;
+        dst = jt_plain_name_slot(b, dst, len, separator, more);
+        _mm_storeu_si128((__m128i *)dst, first);
+        _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+        return dst + len + 1;
+    }
+#endif
+    return NULL;
+}
+
 VALUE jt_convert_encoding(jt_gen *g, VALUE str, bool as_json_called, bool is_key);
 /* A String that came out of a conversion: its bytes may still be broken. */
 void jt_write_string_bytes(jt_gen *g, VALUE str);
