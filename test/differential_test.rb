@@ -249,6 +249,24 @@ class DifferentialTest < Minitest::Test
     end
   end
 
+  # Pretty output's line breaks, indents and colon are prebuilt per call up
+  # to a size (json/layout.h): a line break or colon longer than that, an
+  # indent past the prebuilt depth, an indent with no line break, and a
+  # document that goes deeper than the prebuilt indents and comes back.
+  def test_pretty_layouts_past_the_prebuilt_pieces
+    deep = [chain(140, :mixed), { "after" => [1, { "x" => nil }] }]
+    layouts = [{ indent: "  ", object_nl: "\n", array_nl: "\n", space: " ", max_nesting: 0 },
+               { indent: "\t" * 3, object_nl: "\n", max_nesting: 0 },
+               { indent: "ab" * 70, object_nl: "\r\n", array_nl: "\n", max_nesting: 0 },
+               { object_nl: "\n" * 17, array_nl: "\n" * 16, indent: " ", space: " " * 15 },
+               { indent: " ", space_before: " " * 8, space: " " * 8 },
+               { indent: " ", space_before: " " * 8, space: " " * 7 },
+               { indent: "  ", array_nl: "\n" }, { indent: "  ", object_nl: "\n" }, { indent: "  " }]
+    [deep, SHAPES, { "a" => { "b" => { "c" => [[1, [2]], {}] } } }].each do |doc|
+      layouts.each { |layout| check(doc, layout, entries: %i[generate state_generate_io pretty_generate_state]) }
+    end
+  end
+
   def chain(depth, kind)
     depth.times.reduce(kind == :mixed ? 0 : "leaf") do |inner, i|
       if kind == :array || (kind == :mixed && i.even?)

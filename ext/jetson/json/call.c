@@ -1,10 +1,11 @@
 /* One call of the json walk: its state set up on the C stack (jt_gen,
- * the output buffer, the key caches, the prebuilt indents), the value
+ * the output buffer, the key caches, the prebuilt layout), the value
  * walked under the call's mode, the result; and the nesting limit's error. */
 
 #include "json/walk.h"
 #include "json/canonical.h"
 #include "json/key_cache.h"
+#include "json/layout.h"
 
 /* The json gem's NestingError for a container at level `refused`: json 3
  * names that level, json 2 the last one it took. */
@@ -28,24 +29,6 @@ long jt_enter_deep_container(jt_gen *g, long depth)
         rb_raise(rb_eSysStackError, "stack level too deep");
     }
     return depth;
-}
-
-#define JT_INDENTS_BUFFER 256
-
-/* Fills buf with the indent repeated as many times as fit. */
-static void prepare_indents(jt_gen *g, char *buf)
-{
-    VALUE indent = g->cfg->indent;
-    size_t n = (size_t)RSTRING_LEN(indent);
-    long depth = 0;
-    if (n == 0) return; /* not stored by the config, but then every depth is the slow no-op */
-    while ((size_t)(depth + 1) * n <= JT_INDENTS_BUFFER) {
-        memcpy(buf + (size_t)depth * n, RSTRING_PTR(indent), n);
-        depth++;
-    }
-    g->indents = buf;
-    g->indent_len = n;
-    g->indents_depth = depth;
 }
 
 /* jt_gen_value with the call's mode stepped aside: the json gem's rules
@@ -100,11 +83,12 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = mode && mode->symbols_as_names;
-    char indents_buffer[JT_INDENTS_BUFFER];
-    g.indents = NULL;
-    g.indent_len = 0;
-    g.indents_depth = -1;
-    if (RB_UNLIKELY(cfg->indent)) prepare_indents(&g, indents_buffer);
+    jt_layout layout; /* built only with layout options */
+    g.layout = NULL;
+    if (RB_UNLIKELY(cfg->indent || cfg->object_nl || cfg->array_nl || cfg->space || cfg->space_before)) {
+        jt_layout_prepare(&layout, cfg);
+        g.layout = &layout;
+    }
     jt_gen_settle_paths(&g);
     if (write) {
         write(&g, obj);

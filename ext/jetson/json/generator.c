@@ -6,6 +6,7 @@
 #include "json/strings.h"
 #include "json/key_cache.h"
 #include "json/in_place.h"
+#include "json/layout.h"
 #include <math.h>
 
 
@@ -19,7 +20,7 @@ JT_INLINE void write_layout(jt_gen *g, VALUE str)
     if (RB_UNLIKELY(str)) jt_buffer_append_str(g->buf, str);
 }
 
-JT_NOINLINE static void write_indent_slow(jt_gen *g, VALUE indent, long depth)
+JT_NOINLINE static void write_indent(jt_gen *g, VALUE indent, long depth)
 {
     size_t n = (size_t)RSTRING_LEN(indent);
     if (depth <= 0) return;
@@ -32,17 +33,25 @@ JT_NOINLINE static void write_indent_slow(jt_gen *g, VALUE indent, long depth)
     RB_GC_GUARD(indent);
 }
 
-JT_INLINE void write_indent(jt_gen *g, long depth)
+/* A line break (the object's or the array's) and the indent of depth:
+ * prebuilt (layout.h) where the call built them, else the options' Strings. */
+JT_INLINE void write_line(jt_gen *g, bool object, long depth)
 {
-    if (RB_LIKELY(!g->cfg->indent)) return;
-    if (depth >= 0 && depth <= g->indents_depth) {
-        size_t n = (size_t)depth * g->indent_len;
-        jt_buffer_reserve(g->buf, n);
-        memcpy(g->buf->ptr + g->buf->len, g->indents, n);
-        g->buf->len += n;
-    } else {
-        write_indent_slow(g, g->cfg->indent, depth);
-    }
+    const jt_config *cfg = g->cfg;
+    VALUE nl = object ? cfg->object_nl : cfg->array_nl;
+    if (g->layout && jt_layout_write_line(g->buf, object ? &g->layout->object : &g->layout->array, nl, cfg->indent, depth)) return;
+    write_layout(g, nl);
+    if (cfg->indent) write_indent(g, cfg->indent, depth);
+}
+
+/* space_before, ':' and space. */
+JT_INLINE void write_colon(jt_gen *g)
+{
+    const jt_config *cfg = g->cfg;
+    if (g->layout && jt_layout_write_colon(g->buf, g->layout, cfg)) return;
+    write_layout(g, cfg->space_before);
+    jt_buffer_push(g->buf, ':');
+    write_layout(g, cfg->space);
 }
 
 /* --- objects ------------------------------------------------------------- */
@@ -305,15 +314,11 @@ static int hash_pair_i(VALUE key, VALUE value, VALUE data)
 {
     struct hash_iter *it = (struct hash_iter *)data;
     jt_gen *g = it->g;
-    const jt_config *cfg = g->cfg;
 
     pair_separator(it, key);
-    write_layout(g, cfg->object_nl);
-    write_indent(g, g->depth);
+    write_line(g, true, g->depth);
     gen_key(it, key);
-    write_layout(g, cfg->space_before);
-    jt_buffer_push(g->buf, ':');
-    write_layout(g, cfg->space);
+    write_colon(g);
     gen_element(g, value);
     return ST_CONTINUE;
 }
@@ -366,10 +371,7 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
         gen_pairs(hash, compact ? jt_hash_pair_compact_i : hash_pair_i, &it);
     }
     long depth = --g->depth;
-    if (RB_UNLIKELY(cfg->object_nl)) {
-        write_layout(g, cfg->object_nl);
-        write_indent(g, depth);
-    }
+    if (RB_UNLIKELY(cfg->object_nl)) write_line(g, true, depth);
     jt_buffer_push(g->buf, '}');
     RB_GC_GUARD(hash);
 }
@@ -519,16 +521,12 @@ void jt_gen_array(jt_gen *g, VALUE ary)
         /* The length is re-read every time: a to_json may shrink the Array. */
         for (long i = 0; i < RARRAY_LEN(ary); i++) {
             if (i > 0) jt_buffer_push(g->buf, ',');
-            write_layout(g, cfg->array_nl);
-            write_indent(g, depth);
+            write_line(g, false, depth);
             gen_element(g, RARRAY_AREF(ary, i));
         }
     }
     g->depth = --depth;
-    if (RB_UNLIKELY(cfg->array_nl)) {
-        write_layout(g, cfg->array_nl);
-        write_indent(g, depth);
-    }
+    if (RB_UNLIKELY(cfg->array_nl)) write_line(g, false, depth);
     jt_buffer_push(g->buf, ']');
 }
 

@@ -79,11 +79,9 @@ typedef struct jt_gen {
     /* Hashes and Arrays written without layout, order or Rails mode's
      * checks (see jt_gen_hash, jt_gen_array). */
     bool plain_hashes, plain_arrays;
-    /* Pretty output: the indent repeated indents_depth times, prebuilt so
-     * that indenting a line is one copy (see write_indent). */
-    const char *indents;
-    size_t indent_len;
-    long indents_depth;
+    /* Pretty output's line breaks, indents and colon, prebuilt for the
+     * call (layout.h); NULL without layout options or where not built. */
+    const struct jt_layout *layout;
 } jt_gen;
 
 /* Hash keys repeat: a collection of records writes the same few keys again

@@ -219,10 +219,8 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
         .symbol_names = NULL,
         .symbol_to_json = JT_SYMBOL_UNKNOWN,
         .symbols_are_names = false,
-        /* No prebuilt indents: the generator then repeats the indent itself. */
-        .indents = NULL,
-        .indent_len = 0,
-        .indents_depth = -1,
+        /* No prebuilt layout: the generator writes the options' Strings. */
+        .layout = NULL,
     };
     jt_gen_settle_paths(g);
 }

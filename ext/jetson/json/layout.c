@@ -1,0 +1,58 @@
+/* Pretty output's prebuilt pieces (layout.h). */
+
+#include "json/layout.h"
+
+static size_t string_length(VALUE str)
+{
+    return str ? (size_t)RSTRING_LEN(str) : 0;
+}
+
+static void append(char *dst, size_t *len, VALUE str)
+{
+    const size_t n = string_length(str);
+    if (n) memcpy(dst + *len, RSTRING_PTR(str), n);
+    *len += n;
+}
+
+/* nl, then the indent as many times as fit. Without an indent the line is
+ * nl alone at every depth. */
+static void prepare_line(jt_layout_line *line, VALUE nl, VALUE indent)
+{
+    line->nl = 0;
+    const size_t nl_len = string_length(nl), indent_len = string_length(indent);
+    if (!nl || nl_len == 0 || nl_len > JT_LAYOUT_NL_MAX) return;
+    size_t len = 0;
+    append(line->bytes, &len, nl);
+    long depth = 0;
+    if (indent_len == 0) {
+        depth = LONG_MAX;
+    } else {
+        while ((size_t)(depth + 1) * indent_len <= JT_LAYOUT_INDENTS) {
+            append(line->bytes, &len, indent);
+            depth++;
+        }
+    }
+    memset(line->bytes + len, 0, sizeof(line->bytes) - len);
+    line->nl = nl;
+    line->indent = indent;
+    line->nl_len = nl_len;
+    line->indent_len = indent_len;
+    line->depth = depth;
+}
+
+void jt_layout_prepare(jt_layout *layout, const jt_config *cfg)
+{
+    prepare_line(&layout->object, cfg->object_nl, cfg->indent);
+    prepare_line(&layout->array, cfg->array_nl, cfg->indent);
+    layout->colon_len = 0;
+    layout->space_before = cfg->space_before;
+    layout->space = cfg->space;
+    if (string_length(cfg->space_before) + 1 + string_length(cfg->space) <= JT_LAYOUT_COLON_MAX) {
+        size_t len = 0;
+        append(layout->colon, &len, cfg->space_before);
+        layout->colon[len++] = ':';
+        append(layout->colon, &len, cfg->space);
+        memset(layout->colon + len, 0, sizeof(layout->colon) - len);
+        layout->colon_len = len;
+    }
+}
