@@ -39,7 +39,7 @@ JT_INLINE void write_line(jt_gen *g, bool object, long depth)
 {
     const jt_config *cfg = g->cfg;
     VALUE nl = object ? cfg->object_nl : cfg->array_nl;
-    if (g->layout && jt_layout_write_line(g->buf, object ? &g->layout->object : &g->layout->array, nl, cfg->indent, depth)) return;
+    if (g->layout && jt_layout_write_line(g->buf, object ? &g->layout->object : &g->layout->array, depth)) return;
     write_layout(g, nl);
     if (cfg->indent) write_indent(g, cfg->indent, depth);
 }
@@ -48,7 +48,7 @@ JT_INLINE void write_line(jt_gen *g, bool object, long depth)
 JT_INLINE void write_colon(jt_gen *g)
 {
     const jt_config *cfg = g->cfg;
-    if (g->layout && jt_layout_write_colon(g->buf, g->layout, cfg)) return;
+    if (g->layout && jt_layout_write_colon(g->buf, g->layout)) return;
     write_layout(g, cfg->space_before);
     jt_buffer_push(g->buf, ':');
     write_layout(g, cfg->space);
@@ -310,17 +310,28 @@ static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
     return gen_compact_pair(key, value, (struct hash_iter *)data, true);
 }
 
+/* A pair with layout options (pretty output): the line and the colon
+ * around the compact pair's key and value paths. */
 static int hash_pair_i(VALUE key, VALUE value, VALUE data)
 {
     struct hash_iter *it = (struct hash_iter *)data;
     jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
 
+    jt_buffer_safe_point(b);
     pair_separator(it, key);
     write_line(g, true, g->depth);
-    gen_key(it, key);
+    VALUE name = plain_key_string(g, it, key);
+    char *dst;
+    if (RB_LIKELY(name) && (dst = jt_write_plain_name(b, NULL, name, g->escape_mode, false, 0)) != NULL) {
+        b->len = (size_t)(dst - b->ptr);
+        write_colon(g);
+        jt_buffer_reserve(b, JT_SCALAR_MAX_CHARS);
+        return finish_pair(g, b, b->ptr + b->len, value);
+    }
+    gen_key_slow(it, key);
     write_colon(g);
-    gen_element(g, value);
-    return ST_CONTINUE;
+    return gen_element_value(g, value);
 }
 
 /* rb_hash_foreach guards the Hash while it iterates, so that Ruby code run

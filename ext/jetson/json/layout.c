@@ -18,7 +18,7 @@ static void append(char *dst, size_t *len, VALUE str)
  * nl alone at every depth. */
 static void prepare_line(jt_layout_line *line, VALUE nl, VALUE indent)
 {
-    line->nl = 0;
+    line->built = false;
     const size_t nl_len = string_length(nl), indent_len = string_length(indent);
     if (!nl || nl_len == 0 || nl_len > JT_LAYOUT_NL_MAX) return;
     size_t len = 0;
@@ -33,8 +33,7 @@ static void prepare_line(jt_layout_line *line, VALUE nl, VALUE indent)
         }
     }
     memset(line->bytes + len, 0, sizeof(line->bytes) - len);
-    line->nl = nl;
-    line->indent = indent;
+    line->built = true;
     line->nl_len = nl_len;
     line->indent_len = indent_len;
     line->depth = depth;
@@ -45,8 +44,6 @@ void jt_layout_prepare(jt_layout *layout, const jt_config *cfg)
     prepare_line(&layout->object, cfg->object_nl, cfg->indent);
     prepare_line(&layout->array, cfg->array_nl, cfg->indent);
     layout->colon_len = 0;
-    layout->space_before = cfg->space_before;
-    layout->space = cfg->space;
     if (string_length(cfg->space_before) + 1 + string_length(cfg->space) <= JT_LAYOUT_COLON_MAX) {
         size_t len = 0;
         append(layout->colon, &len, cfg->space_before);

@@ -8,10 +8,11 @@
  * inline copy: as two or three appends of the configuration's Strings,
  * every pair of a pretty document paid a libc memcpy call per piece.
  *
- * Each piece remembers the Strings it was built from, and is used only
- * while the configuration still holds those (a to_json may set a State's
- * options in the middle of a call): otherwise the caller writes the
- * Strings themselves. */
+ * The pieces are a snapshot of the options when the call starts. The
+ * State a to_json is handed is not the call's (fallback.c), so options it
+ * sets do not reach the rest of the call, as they did not before the
+ * pieces were prebuilt (the json gem's walk does follow them). A piece too
+ * long to prebuild is written from the options' Strings. */
 
 #include "json/state.h"
 #include "bytes/buffer.h"
@@ -24,7 +25,7 @@
 #define JT_LAYOUT_COLON_MAX 16
 
 typedef struct jt_layout_line {
-    VALUE nl, indent; /* what it was built from; nl 0: not built */
+    bool built;
     size_t nl_len, indent_len;
     long depth; /* the deepest indent it holds */
     char bytes[JT_LAYOUT_NL_MAX + JT_LAYOUT_INDENTS + JT_LAYOUT_PAD];
@@ -32,8 +33,7 @@ typedef struct jt_layout_line {
 
 typedef struct jt_layout {
     jt_layout_line object, array;
-    VALUE space_before, space; /* what colon was built from */
-    size_t colon_len;          /* 0: not built */
+    size_t colon_len; /* 0: not built */
     char colon[JT_LAYOUT_COLON_MAX + JT_LAYOUT_PAD];
 } jt_layout;
 
@@ -48,11 +48,11 @@ JT_INLINE void jt_layout_copy(char *dst, const char *src, size_t n)
     for (size_t i = 0; i < n; i += JT_LAYOUT_PAD) memcpy(dst + i, src + i, JT_LAYOUT_PAD);
 }
 
-/* The line break nl and the indent for depth, if line holds them for this
- * configuration; false if the caller must write them itself. */
-JT_INLINE bool jt_layout_write_line(jt_buffer *b, const jt_layout_line *line, VALUE nl, VALUE indent, long depth)
+/* The line break and the indent for depth, if line holds them; false if
+ * the caller must write them itself. */
+JT_INLINE bool jt_layout_write_line(jt_buffer *b, const jt_layout_line *line, long depth)
 {
-    if (!line->nl || line->nl != nl || line->indent != indent || depth < 0 || depth > line->depth) return false;
+    if (!line->built || (unsigned long)depth > (unsigned long)line->depth) return false;
     const size_t n = line->nl_len + (size_t)depth * line->indent_len;
     jt_buffer_reserve(b, n + JT_LAYOUT_PAD);
     jt_layout_copy(b->ptr + b->len, line->bytes, n);
@@ -60,10 +60,10 @@ JT_INLINE bool jt_layout_write_line(jt_buffer *b, const jt_layout_line *line, VA
     return true;
 }
 
-/* space_before, ':' and space, if built for this configuration. */
-JT_INLINE bool jt_layout_write_colon(jt_buffer *b, const jt_layout *layout, const jt_config *cfg)
+/* space_before, ':' and space, if built. */
+JT_INLINE bool jt_layout_write_colon(jt_buffer *b, const jt_layout *layout)
 {
-    if (!layout->colon_len || layout->space != cfg->space || layout->space_before != cfg->space_before) return false;
+    if (!layout->colon_len) return false;
     jt_buffer_reserve(b, JT_LAYOUT_COLON_MAX + JT_LAYOUT_PAD);
     jt_layout_copy(b->ptr + b->len, layout->colon, layout->colon_len);
     b->len += layout->colon_len;
