@@ -83,13 +83,14 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *
     g.symbol_names = NULL;
     g.symbol_to_json = JT_SYMBOL_UNKNOWN;
     g.symbols_are_names = mode && mode->symbols_as_names;
-    jt_layout layout; /* built only with layout options */
+    jt_gen_settle_paths(&g);
+    jt_layout layout; /* built only with layout options, which plain walks have none of */
     g.layout = NULL;
-    if (RB_UNLIKELY(cfg->indent || cfg->object_nl || cfg->array_nl || cfg->space || cfg->space_before)) {
+    if (RB_UNLIKELY(!g.plain_hashes || !g.plain_arrays) &&
+        (cfg->indent || cfg->object_nl || cfg->array_nl || cfg->space || cfg->space_before)) {
         jt_layout_prepare(&layout, cfg);
         g.layout = &layout;
     }
-    jt_gen_settle_paths(&g);
     if (write) {
         write(&g, obj);
     } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray) {
