@@ -402,6 +402,27 @@ JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
     return klass == rb_cSymbol && g->symbols_are_names ? rb_sym2str(obj) : 0;
 }
 
+/* After a short Array of numbers, the ones that follow it (the rows of a
+ * matrix, a list of coordinates) in a loop of their own, from element i;
+ * returns the index of the first element it leaves to the caller. Kept
+ * out of the loop below: there, the test cost every Hash element (a
+ * collection of records) more than it saved. */
+static long write_more_rows(jt_gen *g, VALUE ary, long i, bool floats)
+{
+    jt_buffer *b = g->buf;
+    for (; i < RARRAY_LEN(ary); i++) {
+        const VALUE obj = RARRAY_AREF(ary, i);
+        if (RB_SPECIAL_CONST_P(obj) || RBASIC_CLASS(obj) != rb_cArray) break;
+        jt_buffer_reserve(b, 1 + JT_TUPLE_ROOM);
+        char *p = b->ptr + b->len;
+        *p = ',';
+        char *end = jt_write_number_tuple(g, p + 1, obj, floats);
+        if (!end) break;
+        b->len = (size_t)(end - b->ptr);
+    }
+    return i;
+}
+
 /* Runs of Integers and of short Strings or Symbols (1..32 bytes, nothing to
  * escape) are written in one loop, with the Array's elements and the
  * buffer's end in registers: the loop stops where the buffer may have to
@@ -419,9 +440,6 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
      * unless the call's mode writes Floats (jt_mode.float_). */
     const bool floats = g->json_floats;
     const size_t array_start = b->len;
-    /* p < limit leaves `room` bytes; a number tuple and its ',' need this
-     * much more before limit. */
-    const ptrdiff_t tuple_distance = (ptrdiff_t)(JT_TUPLE_ROOM + 2 - room);
     long i = 0;
     /* The length is re-read after every element the loop leaves to
      * gen_element: a to_json may shrink or grow the Array. */
@@ -461,18 +479,7 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
                 continue;
             }
             VALUE name = element_name(g, obj);
-            if (name) {
-                char *end = jt_write_plain_name(NULL, p, name, mode, i > 0, 0);
-                if (!end) break;
-                p = end;
-                continue;
-            }
-            /* A short Array of numbers (a row, a pair of coordinates) here,
-             * where there is room for one, without leaving the loop: leaving
-             * it costs a set-up per row. */
-            if (RB_SPECIAL_CONST_P(obj) || RBASIC_CLASS(obj) != rb_cArray) break;
-            if (limit - p < tuple_distance || !g->plain_arrays) break;
-            char *end = jt_write_number_tuple(g, p + (i > 0), obj, floats);
+            char *end = name ? jt_write_plain_name(NULL, p, name, mode, i > 0, 0) : NULL;
             if (!end) break;
             p = end;
         }
@@ -496,7 +503,7 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             char *end = jt_write_number_tuple(g, b->ptr + b->len, obj, floats);
             if (end) {
                 b->len = (size_t)(end - b->ptr);
-                i++;
+                i = write_more_rows(g, ary, i + 1, floats);
                 continue;
             }
         }
