@@ -198,6 +198,22 @@ static inline uint64_t schubfach(uint64_t c, int q, int *k_out)
     return (s & 1) ? t : s;
 }
 
+/* d * 10^k with d's trailing zeros moved into k. Halving steps strip any
+ * count of them (at most 16, as d has at most 17 digits) with five
+ * divisibility tests, after a first test that most digits (a price, a
+ * coordinate, a ratio) fail. */
+static inline void strip_trailing_zeros(uint64_t *d, int *k)
+{
+    if (*d % 10 != 0) return;
+    *d /= 10;
+    *k += 1;
+    if (*d % 10000000000000000ULL == 0) { *d /= 10000000000000000ULL; *k += 16; }
+    if (*d % 100000000 == 0) { *d /= 100000000; *k += 8; }
+    if (*d % 10000 == 0) { *d /= 10000; *k += 4; }
+    if (*d % 100 == 0) { *d /= 100; *k += 2; }
+    if (*d % 10 == 0) { *d /= 10; *k += 1; }
+}
+
 /* Layout thresholds of the json gem: plain notation for integers below 1e15
  * and for fractions with few leading zeros, scientific otherwise. */
 /* d (n digits) as d.ddde+x / d.ddde-x (one digit: de+x); returns the end. */
@@ -255,10 +271,7 @@ void jt_shortest_decimal(double value, uint64_t *digits, int *exponent)
             d = schubfach(c, q, &k);
         }
     }
-    while (d % 10 == 0) {
-        d /= 10;
-        k++;
-    }
+    strip_trailing_zeros(&d, &k);
     *digits = d;
     *exponent = k;
 }
@@ -341,18 +354,7 @@ int jt_write_double(double value, char *dst)
     }
 
 strip:
-    /* Halving steps strip any count of trailing zeros (at most 16, as d has
-     * at most 17 digits) with five divisibility tests, after a first test
-     * that most digits (a price, a coordinate, a ratio) fail. */
-    if (d % 10 == 0) { /* most shortest forms end in another digit: one test */
-        d /= 10;
-        k += 1;
-        if (d % 10000000000000000ULL == 0) { d /= 10000000000000000ULL; k += 16; }
-        if (d % 100000000 == 0) { d /= 100000000; k += 8; }
-        if (d % 10000 == 0) { d /= 10000; k += 4; }
-        if (d % 100 == 0) { d /= 100; k += 2; }
-        if (d % 10 == 0) { d /= 10; k += 1; }
-    }
+    strip_trailing_zeros(&d, &k);
 
     n = decimal_length(d);
     e = k + n - 1;

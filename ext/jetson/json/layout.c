@@ -20,7 +20,7 @@ static void prepare_line(jt_layout_line *line, VALUE nl, VALUE indent)
 {
     line->built = false;
     const size_t nl_len = string_length(nl), indent_len = string_length(indent);
-    if (!nl || nl_len == 0 || nl_len > JT_LAYOUT_NL_MAX) return;
+    if (nl_len == 0 || nl_len > JT_LAYOUT_NL_MAX) return;
     size_t len = 0;
     append(line->bytes, &len, nl);
     long depth = 0;
