@@ -172,6 +172,18 @@ module RandomGraph
     end
   end
 
+  # A `method` of its own, as HTTP requests have (their verb): only to_s
+  # otherwise, so the json gem's Object#to_json applies.
+  class ToSWithMethod < Custom
+    def method
+      "GET"
+    end
+
+    def to_s
+      @payload
+    end
+  end
+
   class ToSRaises < Custom
     def to_s
       raise Boom, "to_s boom #{@payload}"
@@ -205,10 +217,12 @@ module RandomGraph
 
   # A Struct that is not a Fragment.
   Point = Struct.new(:x, :y)
+  # A Struct member named `method` (a request's verb) hides Kernel#method.
+  Request = Struct.new(:method, :path)
 
   CUSTOM_CLASSES = [
     DelegateConstHash, DelegateChild, ConstJSON, ArgsJSON, StateGenerate, StateInspect,
-    RaisingToJSON, BadToJSON, ToSOnly, ToSRaises, ToSNotString
+    RaisingToJSON, BadToJSON, ToSOnly, ToSWithMethod, ToSRaises, ToSNotString
   ].freeze
 
   # Core objects without their own to_json in the json gem (they get the
@@ -227,6 +241,7 @@ module RandomGraph
     # An object with a singleton class (error messages name the singleton class).
     singleton: -> { ToSOnly.new("single").tap(&:singleton_class) },
     point_nested: -> { Point.new(nil, [1, "x"]) },
+    request: -> { Request.new("GET", "/posts?page=2") },
   }.freeze
 
   # as_json procs used with strict: true.  Shared by both sides.

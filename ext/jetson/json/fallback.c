@@ -71,7 +71,9 @@ bool jt_to_json_is_generic(VALUE obj)
 {
     VALUE generic_module = jt_json_gem_constant(jj.id_generator_methods);
     if (!RB_TYPE_P(generic_module, T_MODULE)) return false;
-    VALUE method = rb_funcall(obj, jj.id_method, 1, ID2SYM(jj.id_to_json));
+    /* Kernel#method itself: objects often have a `method` of their own (an
+     * HTTP request's verb, a Struct member) that would be called instead. */
+    VALUE method = rb_obj_method(obj, ID2SYM(jj.id_to_json));
     return rb_funcall(method, jj.id_owner, 0) == generic_module;
 }
 
