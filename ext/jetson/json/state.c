@@ -181,9 +181,8 @@ void jt_config_apply(jt_config *cfg, VALUE owner, VALUE opts)
  * Looked up on each use: the json gem may be loaded after Jetson. */
 VALUE jt_json_gem_constant(ID name)
 {
-    ID id_json = rb_intern("JSON");
-    if (!rb_const_defined(rb_cObject, id_json)) return Qnil;
-    VALUE mJSON = rb_const_get(rb_cObject, id_json);
+    if (!rb_const_defined(rb_cObject, jj.id_json_module)) return Qnil;
+    VALUE mJSON = rb_const_get(rb_cObject, jj.id_json_module);
     /* _at: a top-level constant of the same name is not the json gem's. */
     if (!RB_TYPE_P(mJSON, T_MODULE) || !rb_const_defined_at(mJSON, name)) return Qnil;
     return rb_const_get_at(mJSON, name);
