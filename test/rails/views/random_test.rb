@@ -40,6 +40,39 @@ class ViewsRandomTest < Minitest::Test
     puts "\nrandom views: #{@tolerated} cache hit(s) with the documented MergeError difference" if @tolerated
   end
 
+  # The documented difference inside an outer cache! block (found by seed
+  # 799482 on Ruby 3.3): on the second request the inner fragment is a hit,
+  # so the gem raises NoMethodError and Jetson MergeError, and the outer
+  # block's write_fragment event names that exception on each side. The
+  # tolerance accepts it there too, and nothing else in the events.
+  def test_merge_error_through_an_outer_cache_block
+    Dir.mktmpdir("jetson-views") do |dir|
+      FileUtils.mkdir_p(File.join(dir, "random"))
+      File.write(File.join(dir, "random", "nested_hit.json.jbuilder"), <<~JBUILDER)
+        json.cache! ["outer", @post] do
+          json.b do
+            json.cache! ["inner", @post] do
+              json.id @post.created_at
+            end
+            json.id do
+              json.extract! @post, :id
+            end
+          end
+        end
+      JBUILDER
+      requests = [["/random/nested_hit", { "views.dir" => dir }]] * 2
+      expected, actual = assert_same_views({ requests: requests, events: true }, "nested hit",
+                                           tolerate: method(:merge_into_cached_scalar?))
+      assert_equal 1, @tolerated, "the second request is the documented difference"
+      written = [expected, actual].map do |side|
+        side[:outcomes][1][:events].find do |event|
+          event[0] == "write_fragment.action_controller" && event.grep(%r{/outer/}).any?
+        end
+      end
+      assert_equal %w[NoMethodError Jbuilder::MergeError], written.map(&:last)
+    end
+  end
+
   private
 
   # NoMethodError's message for `empty?`: Ruby 3.4 quotes the name 'so',
