@@ -78,9 +78,11 @@ module Jetson
     # another type): the error ActiveSupport's JSON.generate raises when keys
     # collide, or nil. Its message shows the Hash as ActiveSupport hands it
     # to the json gem, values through as_json, so that copy is made only here.
+    # The keys are ActiveSupport's (other keys to_s, so 1 and "1" are one
+    # key by then): the generator may ask with the Hash before that copy.
     def rails_duplicate_key_error(hash)
       seen = {}
-      hash.each_key do |key|
+      hash.each_key.map { |key| key.is_a?(String) || key.is_a?(Symbol) ? key : key.to_s }.uniq.each do |key|
         name = key.to_s
         return GeneratorError.new("detected duplicate key #{name.inspect} in #{rails_jsonify(hash).inspect}") if seen[name]
 

@@ -119,6 +119,7 @@ static VALUE generate(VALUE obj, const jt_rails_settings *rails, VALUE coder_pro
     call.rails = rails;
     call.float_stock = call.hash_stock = call.array_stock = -1;
     call.as_json_options = rails->options;
+    call.dropping = false;
     call.record_plan_count = 0;
     call.profile_count = 0;
     jt_attribute_access_init(&call.attribute_access, rails->helper);

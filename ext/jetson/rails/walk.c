@@ -44,6 +44,8 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
 void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
 {
     VALUE saved = jt_rails_call_of(g)->as_json_options;
+    /* A dropped value's as_json results: the pass after never sees them. */
+    if (RB_UNLIKELY(jt_rails_call_of(g)->dropping) && saved != Qundef && options == Qundef) return;
     if (RB_UNLIKELY(jt_rails_of(g)->coder) && saved != Qundef && options == Qundef) {
         /* A pass's result, which the Coder walks once the pass is over. */
         jt_rails_coder_subtree(g, value);
@@ -129,10 +131,17 @@ void jt_rails_string(jt_gen *g, VALUE str)
 /* Rails mode: ActiveSupport copies a Hash before encoding it, turning keys
  * that are neither Strings nor Symbols into their to_s, so {1 => a, "1" => b}
  * collapses to {"1" => b} (first position, last value). Such keys are rare:
- * the pass below stops at the first one and the Hash is rebuilt that way. */
+ * the pass below stops at the first one, having written the pairs before it
+ * (the prefix), and jt_rails_hash_pairs finishes the Hash that way. */
+struct rails_hash_iter {
+    struct hash_iter it; /* first: the json walk's callbacks take this struct as theirs */
+    long written;        /* pairs written before the stop */
+};
+
 static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
 {
-    struct hash_iter *it = (struct hash_iter *)data;
+    struct rails_hash_iter *r = (struct rails_hash_iter *)data;
+    struct hash_iter *it = &r->it;
     int key_type = rb_type(key);
     if (RB_UNLIKELY(key_type != T_STRING && key_type != T_SYMBOL) ||
         /* as_json turns Symbols into Strings too: "a" and :a collapse */
@@ -140,7 +149,8 @@ static int hash_pair_rails_i(VALUE key, VALUE value, VALUE data)
         it->rekey = true;
         return ST_STOP;
     }
-    return jt_hash_pair_compact_i(key, value, data);
+    r->written++;
+    return jt_hash_pair_compact_i(key, value, (VALUE)it);
 }
 
 /* The json gem's duplicate-key check on a Hash of String and Symbol keys,
@@ -180,50 +190,110 @@ static int rekey_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
+struct drop {
+    jt_gen *g;
+    VALUE value;
+    bool dropping; /* the flag outside this value */
+};
+
+static VALUE walk_dropped(VALUE data)
+{
+    struct drop *d = (struct drop *)data;
+    jt_gen_value(d->g, d->value);
+    return Qnil;
+}
+
+/* An error raised in the walk may be kept by a walk around this one (the
+ * Coder's, rails/coder.c), which goes on: the flag is back by then. */
+static VALUE end_drop(VALUE data)
+{
+    struct drop *d = (struct drop *)data;
+    jt_rails_call_of(d->g)->dropping = d->dropping;
+    return Qnil;
+}
+
 /* ActiveSupport runs as_json on a value even when a later pair replaces it:
  * such values are encoded for their as_json calls and errors, then dropped
- * (with any writing error, which the json gem would never meet). */
+ * (with any writing error, which the json gem would never meet). In the
+ * as_json pass that is Hash#as_json's one call per value: what a custom
+ * as_json returns would be walked only in the pass after, which the dropped
+ * value never reaches (its errors and as_json calls do not happen). */
 static void encode_and_drop(jt_gen *g, VALUE value)
 {
     size_t mark = g->buf->len;
     VALUE deferred = g->deferred_error;
-    jt_gen_value(g, value);
+    struct drop d = { .g = g, .value = value, .dropping = jt_rails_call_of(g)->dropping };
+    jt_rails_call_of(g)->dropping = jt_in_as_json_pass(g);
+    rb_ensure(walk_dropped, (VALUE)&d, end_drop, (VALUE)&d);
     jt_before_ruby(g);
     g->buf->len = mark;
     g->deferred_error = deferred;
+}
+
+/* The copy's pairs from the index `from` on (the prefix is written). */
+struct copy_rest {
+    struct hash_iter *it;
+    long from, at;
+};
+
+static int copy_rest_i(VALUE key, VALUE value, VALUE data)
+{
+    struct copy_rest *c = (struct copy_rest *)data;
+    if (c->at++ < c->from) return ST_CONTINUE;
+    return jt_hash_pair_compact_i(key, value, (VALUE)c->it);
 }
 
 void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
 {
     size_t start = g->buf->len;
     VALUE deferred_before = g->deferred_error;
-    struct hash_iter it = { .g = g, .hash = hash, .first = true };
-    rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&it);
-    if (RB_LIKELY(!it.rekey)) {
-        if (RB_UNLIKELY(it.mixed_keys_seen) && !it.mixed_after_error) check_mixed_keys(g, hash);
+    struct rails_hash_iter walk = { .it = { .g = g, .hash = hash, .first = true } };
+    struct hash_iter *it = &walk.it;
+    rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&walk);
+    if (RB_LIKELY(!it->rekey)) {
+        if (RB_UNLIKELY(it->mixed_keys_seen) && !it->mixed_after_error) check_mixed_keys(g, hash);
         return;
     }
 
-    jt_before_ruby(g); /* to_s is Ruby code; and the pairs written are dropped */
-    g->buf->len = start;
-    g->deferred_error = deferred_before; /* with any error they deferred */
+    jt_before_ruby(g); /* to_s is Ruby code */
     VALUE pairs = rb_ary_new_capa((long)RHASH_SIZE(hash));
     struct rekey r = { .pairs = pairs, .symbols_too = jt_in_as_json_pass(g) };
     rb_hash_foreach(hash, rekey_i, (VALUE)&r);
-    VALUE copy = rb_hash_new();
-    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
+    /* ActiveSupport's copy, and the index of the pair each key keeps. */
+    VALUE copy = rb_hash_new(), last = rb_hash_new();
+    long n = RARRAY_LEN(pairs);
+    for (long i = 0; i < n; i++) {
         VALUE pair = RARRAY_AREF(pairs, i);
         rb_hash_aset(copy, RARRAY_AREF(pair, 0), RARRAY_AREF(pair, 1));
+        rb_hash_aset(last, RARRAY_AREF(pair, 0), LONG2FIX(i));
     }
-    for (long i = 0; i < RARRAY_LEN(pairs); i++) {
+    /* The prefix stays written unless a later key replaces one of its
+     * values; then, the rare case of a Hash holding one key twice ("a" and
+     * :a, 1 and "1"), the pairs are walked again from the start, and the
+     * prefix's as_json calls happen twice. */
+    long from = walk.written;
+    for (long i = 0; i < walk.written; i++) {
+        if (rb_hash_lookup2(last, RARRAY_AREF(RARRAY_AREF(pairs, i), 0), Qundef) != LONG2FIX(i)) {
+            from = 0;
+            break;
+        }
+    }
+    if (from == 0) {
+        g->buf->len = start;
+        g->deferred_error = deferred_before; /* with any error they deferred */
+        *it = (struct hash_iter){ .g = g, .first = true };
+    }
+    it->hash = copy;
+    it->rekey = false;
+    for (long i = from; i < n; i++) {
         VALUE pair = RARRAY_AREF(pairs, i);
-        VALUE value = RARRAY_AREF(pair, 1);
-        if (rb_hash_lookup2(copy, RARRAY_AREF(pair, 0), Qundef) != value) encode_and_drop(g, value);
+        if (rb_hash_lookup2(last, RARRAY_AREF(pair, 0), Qundef) != LONG2FIX(i)) encode_and_drop(g, RARRAY_AREF(pair, 1));
     }
-    struct hash_iter again = { .g = g, .hash = copy, .first = true };
-    rb_hash_foreach(copy, jt_hash_pair_compact_i, (VALUE)&again);
-    if (again.mixed_keys_seen && !again.mixed_after_error) check_mixed_keys(g, copy);
+    struct copy_rest rest = { .it = it, .from = from };
+    rb_hash_foreach(copy, copy_rest_i, (VALUE)&rest);
+    if (it->mixed_keys_seen && !it->mixed_after_error) check_mixed_keys(g, copy);
     RB_GC_GUARD(copy);
+    RB_GC_GUARD(last);
     RB_GC_GUARD(pairs);
 }
 

@@ -53,6 +53,10 @@ typedef struct jt_rails_call {
      * every Hash key into a String, or the pass after it (Qundef), which
      * keeps String and Symbol keys and calls as_json without options. */
     VALUE as_json_options;
+    /* Walking a value the as_json pass computes and then drops (a Hash pair
+     * a later key replaces): ActiveSupport never walks such a value's as_json
+     * results in the pass after, so neither does Jetson (walk.c). */
+    bool dropping;
     /* serializable_hash options already worked out (record.c). */
     struct jt_record_plan record_plans[JT_RECORD_PLANS];
     int record_plan_count;
