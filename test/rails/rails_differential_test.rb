@@ -226,6 +226,44 @@ class RailsDifferentialTest < Minitest::Test
     end
   end
 
+  class FirstError < StandardError; end
+  class SecondError < StandardError; end
+
+  # Raises its error from as_json.
+  class Failing
+    def initialize(error) = @error = error
+    def as_json(_options = nil) = raise(@error, "from as_json")
+    def inspect = "#<Failing>"
+  end
+
+  # as_json returns what it holds, for the pass after to walk.
+  class Holder
+    def initialize(value) = @value = value
+    def as_json(_options = nil) = { "held" => @value }
+    def inspect = "#<Holder>"
+  end
+
+  # With options, ActiveSupport runs every as_json(options) first and walks
+  # their results after: an as_json in a result fails after every as_json of
+  # the first pass, even one later in the document; without options (and
+  # under the Coder's walk) the walk meets them in document order.
+  def test_as_json_errors_come_in_the_order_of_the_passes
+    bad = String.new("\xFF", encoding: "UTF-8")
+    values = [
+      { a: Holder.new(Failing.new(FirstError)), b: Failing.new(SecondError) },
+      [Holder.new([Failing.new(FirstError)]), Holder.new(Failing.new(SecondError)), Failing.new(SecondError)],
+      [Holder.new(Failing.new(FirstError)), Holder.new(Holder.new(Failing.new(SecondError)))],
+      [bad, Holder.new(Failing.new(FirstError)), { "k" => Failing.new(SecondError) }],
+      [Holder.new(bad), Holder.new(Failing.new(FirstError))],
+      { Holder.new(1) => Holder.new(Failing.new(FirstError)), nested: [Holder.new(Failing.new(SecondError)), Failing.new(FirstError)] }
+    ]
+    each_reference do
+      [nil, { unused: true }, { except: ["x"] }].each do |options|
+        values.each { |value| assert_same_encoding(value, options) }
+      end
+    end
+  end
+
   def test_overrides_of_natively_encoded_classes_are_honoured
     klass = Class.new(Time)
     assert_same_encoding([klass.at(0).utc])

@@ -9,55 +9,11 @@
  * strict walk of generator.c with that very block as cfg->as_json
  * (jt_coder_walk). This file holds the seams between the two: the values
  * Jetson writes without calling the block (ActiveSupport's own as_json for
- * times, dates and records), and the order of errors where the Coder walks
- * the result of a pass. */
+ * times, dates and records). Where the Coder walks the result of a pass,
+ * and the order of errors there, is walk.c's (walk_result_after_pass). */
 
 #include "rails/walk.h"
 #include <math.h>
-
-/* The Coder walks a pass's result only once the whole pass is done: every
- * as_json(options) call comes before any error the Coder meets, and the
- * Coder stops at its first error. So, walked in one go here, an error in
- * the Coder's part is kept (the first one in document order) while the pass
- * goes on, and the Coder's later parts are not walked at all. */
-struct coder_walk {
-    jt_gen *g;
-    VALUE value;
-};
-
-static VALUE walk_value(VALUE data)
-{
-    struct coder_walk *w = (struct coder_walk *)data;
-    jt_gen_value(w->g, w->value);
-    return Qnil;
-}
-
-/* Errors a walk may keep for later; anything else (Interrupt, a Thread's
- * kill) goes through at once. */
-bool jt_rails_deferrable_error(VALUE error)
-{
-    return rb_obj_is_kind_of(error, rb_eStandardError) || rb_obj_is_kind_of(error, rb_eSysStackError);
-}
-
-void jt_rails_coder_subtree(jt_gen *g, VALUE value)
-{
-    if (g->deferred_error) return; /* the Coder stopped before this */
-    VALUE saved_options = jt_rails_call_of(g)->as_json_options;
-    long saved_depth = g->depth;
-    jt_rails_call_of(g)->as_json_options = Qundef;
-    struct coder_walk w = { .g = g, .value = value };
-    int state = 0;
-    rb_protect(walk_value, (VALUE)&w, &state);
-    jt_rails_call_of(g)->as_json_options = saved_options;
-    if (!state) return;
-    VALUE error = rb_errinfo();
-    if (!jt_rails_deferrable_error(error)) rb_jump_tag(state);
-    rb_set_errinfo(Qnil);
-    jt_before_ruby(g);
-    g->depth = saved_depth;
-    if (!g->deferred_error) g->deferred_error = error;
-    RB_GC_GUARD(value);
-}
 
 /* The Coder's walk meets an object: what ActiveSupport's as_json gives for
  * it, written without calling the block, where Jetson knows it (a stock

@@ -76,6 +76,7 @@ static bool rails_object(jt_gen *g, VALUE obj, bool as_json_called)
 static void rails_finish(jt_gen *g)
 {
     jt_attribute_access_finish(&jt_rails_call_of(g)->attribute_access);
+    jt_rails_end_pass(g);
 }
 
 static const jt_mode rails_mode = {
@@ -120,6 +121,7 @@ static VALUE generate(VALUE obj, const jt_rails_settings *rails, VALUE coder_pro
     call.float_stock = call.hash_stock = call.array_stock = -1;
     call.as_json_options = rails->options;
     call.dropping = false;
+    call.held_error = 0;
     call.record_plan_count = 0;
     call.profile_count = 0;
     jt_attribute_access_init(&call.attribute_access, rails->helper);

@@ -39,27 +39,88 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
     return rb_funcall(obj, jr.id_as_json, 1, rb_hash_dup(options)); /* each call gets a copy, as in ActiveSupport */
 }
 
+/* Errors a walk may keep for later; anything else (Interrupt, a Thread's
+ * kill) goes through at once. */
+static bool deferrable_error(VALUE error)
+{
+    return rb_obj_is_kind_of(error, rb_eStandardError) || rb_obj_is_kind_of(error, rb_eSysStackError);
+}
+
+struct result_walk {
+    jt_gen *g;
+    VALUE value;
+};
+
+static VALUE walk_result(VALUE data)
+{
+    struct result_walk *w = (struct result_walk *)data;
+    jt_gen_value(w->g, w->value);
+    return Qnil;
+}
+
+/* An as_json pass meets an as_json result: ActiveSupport walks it only once
+ * the whole pass is done (JSONGemEncoder's jsonify, or the Coder), so every
+ * as_json(options) call comes before any error met there, and that walk
+ * stops at its first error. Walked in one go here, the result's first error
+ * is kept in `slot` while the pass goes on, and later results are not
+ * walked at all. Under JSONGemEncoder the slot is the pass's own (the json
+ * gem's errors come after jsonify's); under the Coder, g->deferred_error
+ * (the Coder meets the json gem's errors and its block's in one walk). */
+static void walk_result_after_pass(jt_gen *g, VALUE value, VALUE *slot)
+{
+    if (*slot) return; /* that walk stopped before this */
+    jt_rails_call *call = jt_rails_call_of(g);
+    VALUE saved_options = call->as_json_options;
+    long saved_depth = g->depth;
+    call->as_json_options = Qundef;
+    struct result_walk w = { .g = g, .value = value };
+    int state = 0;
+    rb_protect(walk_result, (VALUE)&w, &state);
+    call->as_json_options = saved_options;
+    if (!state) return;
+    VALUE error = rb_errinfo();
+    if (!deferrable_error(error)) rb_jump_tag(state);
+    rb_set_errinfo(Qnil);
+    jt_before_ruby(g);
+    g->depth = saved_depth;
+    if (!*slot) *slot = error;
+    RB_GC_GUARD(value);
+}
+
 /* Walks value in the given pass (see as_json_options), then returns to the
  * current one. */
 void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
 {
-    VALUE saved = jt_rails_call_of(g)->as_json_options;
-    /* A dropped value's as_json results: the pass after never sees them. */
-    if (RB_UNLIKELY(jt_rails_call_of(g)->dropping) && saved != Qundef && options == Qundef) return;
-    if (RB_UNLIKELY(jt_rails_of(g)->coder) && saved != Qundef && options == Qundef) {
-        /* A pass's result, which the Coder walks once the pass is over. */
-        jt_rails_coder_subtree(g, value);
+    jt_rails_call *call = jt_rails_call_of(g);
+    VALUE saved = call->as_json_options;
+    if (saved != Qundef && options == Qundef) {
+        /* A dropped value's as_json results: the pass after never sees them. */
+        if (RB_UNLIKELY(call->dropping)) return;
+        walk_result_after_pass(g, value, jt_rails_of(g)->coder ? &g->deferred_error : &call->held_error);
         return;
     }
+    bool new_pass = saved == Qundef && options != Qundef;
     VALUE deferred = g->deferred_error;
-    jt_rails_call_of(g)->as_json_options = options;
+    VALUE held = call->held_error;
+    if (new_pass) call->held_error = 0;
+    call->as_json_options = options;
     jt_gen_value(g, value);
-    jt_rails_call_of(g)->as_json_options = saved;
-    /* A pass inside the Coder's walk (a model's as_json) is over: the Coder
-     * now walks its result, and stops at the first error kept meanwhile. */
-    if (RB_UNLIKELY(jt_rails_of(g)->coder) && saved == Qundef && options != Qundef && !deferred && g->deferred_error) {
-        rb_exc_raise(g->deferred_error);
-    }
+    call->as_json_options = saved;
+    if (!new_pass) return;
+    /* A pass inside the walk after one (a model's as_json) is over: that
+     * walk now walks its result, and stops at the first error kept. */
+    VALUE error = call->held_error;
+    call->held_error = held;
+    if (error) rb_exc_raise(error);
+    if (RB_UNLIKELY(jt_rails_of(g)->coder) && !deferred && g->deferred_error) rb_exc_raise(g->deferred_error);
+}
+
+/* The call's as_json(options) pass is over (JSONGemEncoder): what its
+ * results' walk met first, which comes before the json gem's errors. */
+void jt_rails_end_pass(jt_gen *g)
+{
+    VALUE error = jt_rails_call_of(g)->held_error;
+    if (error) rb_exc_raise(error);
 }
 
 /* Whether a Hash or an Array still has ActiveSupport's as_json. */
@@ -93,7 +154,7 @@ static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
     /* Under the Coder, the json gem's errors come from its block too (a
      * JSON::Fragment of JSON.generate), and any error of the Coder's walk
      * waits for the pass to end (see rails/coder.c). */
-    bool keep = jt_rails_of(g)->coder ? jt_rails_deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
+    bool keep = jt_rails_of(g)->coder ? deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
     if (!keep) rb_jump_tag(state);
     rb_set_errinfo(Qnil);
     jt_before_ruby(g);

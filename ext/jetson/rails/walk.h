@@ -57,6 +57,9 @@ typedef struct jt_rails_call {
      * a later key replaces): ActiveSupport never walks such a value's as_json
      * results in the pass after, so neither does Jetson (walk.c). */
     bool dropping;
+    /* JSONGemEncoder: the first error met in the results of the innermost
+     * as_json(options) pass, raised when that pass is over (walk.c). */
+    VALUE held_error;
     /* serializable_hash options already worked out (record.c). */
     struct jt_record_plan record_plans[JT_RECORD_PLANS];
     int record_plan_count;
@@ -106,10 +109,9 @@ VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj);
 /* Walks value in the given pass (see as_json_options), then returns to the
  * current one. */
 void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options);
+void jt_rails_end_pass(jt_gen *g);
 
 /* coder.c: JSONGemCoderEncoder's side (see there) */
-bool jt_rails_deferrable_error(VALUE error);
-void jt_rails_coder_subtree(jt_gen *g, VALUE value);
 bool jt_rails_coder_native(jt_gen *g, VALUE obj);
 bool jt_rails_coder_float(jt_gen *g, VALUE obj);
 bool jt_rails_fragment(jt_gen *g, VALUE obj, VALUE klass);
