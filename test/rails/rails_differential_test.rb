@@ -211,7 +211,9 @@ class RailsDifferentialTest < Minitest::Test
       [true, ->(log) { { 1 => Counted.new(log, 2), "1" => "kept", nested: { 2 => Counted.new(log, 1), "2" => [Counted.new(log, 0)] } } }],
       [true, ->(log) { { "a" => Counted.new(log, 1), b: [Counted.new(log, 0)], 2 => { "c" => Counted.new(log, 0), 3 => 1 } } }],
       [true, ->(log) { { "a" => [Counted.new(log, 1)], b: 1, 1 => Counted.new(log, 2), "1" => 2 } }],
-      [false, ->(log) { { "a" => Counted.new(log, 1), a: [Counted.new(log, 0, boom)] } }]
+      [false, ->(log) { { "a" => Counted.new(log, 1), a: [Counted.new(log, 0, boom)] } }],
+      # The replaced pair comes first, before the key of another type.
+      [false, ->(log) { { a: Counted.new(log, 1, boom), "a" => 1, 2 => [Counted.new(log, 0)] } }]
     ]
     each_reference do |encoder|
       [nil, { unused: true }, { except: ["x"] }].each do |options|

@@ -123,7 +123,7 @@ module RailsGraph
 
   def date(rng)
     case rng.rand(5)
-    when 0 then Date.new(rng.rand(1..1600), rng.rand(1..12), rng.rand(1..28)) # Julian calendar before 1582
+    when 0 then Date.new(rng.rand(1..1581), rng.rand(1..12), rng.rand(1..28)) # Julian calendar, before the reform's gap of 1582
     when 1 then Date.new(rng.rand(1583..2400), rng.rand(1..12), rng.rand(1..28), Date::GREGORIAN)
     when 2 then DateTime.new(rng.rand(1900..2100), rng.rand(1..12), rng.rand(1..28), rng.rand(0..23), rng.rand(0..59),
                              rng.rand(0..59), "+0#{rng.rand(0..9)}:00")

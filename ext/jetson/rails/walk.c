@@ -308,6 +308,7 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
 {
     size_t start = g->buf->len;
     VALUE deferred_before = g->deferred_error;
+    VALUE held_before = jt_rails_call_of(g)->held_error;
     struct rails_hash_iter walk = { .it = { .g = g, .hash = hash, .first = true } };
     struct hash_iter *it = &walk.it;
     rb_hash_foreach(hash, hash_pair_rails_i, (VALUE)&walk);
@@ -331,7 +332,9 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
     /* The prefix stays written unless a later key replaces one of its
      * values; then, the rare case of a Hash holding one key twice ("a" and
      * :a, 1 and "1"), the pairs are walked again from the start, and the
-     * prefix's as_json calls happen twice. */
+     * prefix's as_json calls happen twice. What the first walk met is
+     * forgotten: in the as_json pass, a replaced value's result is never
+     * walked (see encode_and_drop). */
     long from = walk.written;
     for (long i = 0; i < walk.written; i++) {
         if (rb_hash_lookup2(last, RARRAY_AREF(RARRAY_AREF(pairs, i), 0), Qundef) != LONG2FIX(i)) {
@@ -342,6 +345,7 @@ void jt_rails_hash_pairs(jt_gen *g, VALUE hash)
     if (from == 0) {
         g->buf->len = start;
         g->deferred_error = deferred_before; /* with any error they deferred */
+        jt_rails_call_of(g)->held_error = held_before;
         *it = (struct hash_iter){ .g = g, .first = true };
     }
     it->hash = copy;
