@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "jetson/rails"
+require "active_model"
 require "support/rails_graph"
 require "support/differential"
 require "support/rails_oracle"
@@ -245,6 +246,18 @@ class RailsDifferentialTest < Minitest::Test
     def inspect = "#<Holder>"
   end
 
+  # An ActiveModel whose serializable_hash holds a Holder of a failing value
+  # and then a failing value: its as_json fails with the second one, before
+  # anything walks the Holder's result.
+  class FailingModel
+    include ActiveModel::Serializers::JSON
+
+    def attributes = { "held" => nil, "failing" => nil }
+    def held = Holder.new(Failing.new(FirstError))
+    def failing = Failing.new(SecondError)
+    def inspect = "#<FailingModel>"
+  end
+
   # With options, ActiveSupport runs every as_json(options) first and walks
   # their results after: an as_json in a result fails after every as_json of
   # the first pass, even one later in the document; without options (and
@@ -257,7 +270,11 @@ class RailsDifferentialTest < Minitest::Test
       [Holder.new(Failing.new(FirstError)), Holder.new(Holder.new(Failing.new(SecondError)))],
       [bad, Holder.new(Failing.new(FirstError)), { "k" => Failing.new(SecondError) }],
       [Holder.new(bad), Holder.new(Failing.new(FirstError))],
-      { Holder.new(1) => Holder.new(Failing.new(FirstError)), nested: [Holder.new(Failing.new(SecondError)), Failing.new(FirstError)] }
+      { Holder.new(1) => Holder.new(Failing.new(FirstError)), nested: [Holder.new(Failing.new(SecondError)), Failing.new(FirstError)] },
+      # A model met in a result: its own pass fails, and what that pass kept
+      # from its results is forgotten.
+      { x: Holder.new(FailingModel.new) },
+      [Holder.new([String.new("\xFF", encoding: "UTF-8"), FailingModel.new])]
     ]
     each_reference do
       [nil, { unused: true }, { except: ["x"] }].each do |options|

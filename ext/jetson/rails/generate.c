@@ -122,6 +122,7 @@ static VALUE generate(VALUE obj, const jt_rails_settings *rails, VALUE coder_pro
     call.as_json_options = rails->options;
     call.dropping = false;
     call.held_error = 0;
+    call.catching = 0;
     call.record_plan_count = 0;
     call.profile_count = 0;
     jt_attribute_access_init(&call.attribute_access, rails->helper);

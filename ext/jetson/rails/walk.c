@@ -75,7 +75,9 @@ static void walk_result_after_pass(jt_gen *g, VALUE value, VALUE *slot)
     call->as_json_options = Qundef;
     struct result_walk w = { .g = g, .value = value };
     int state = 0;
+    call->catching++;
     rb_protect(walk_result, (VALUE)&w, &state);
+    call->catching--;
     call->as_json_options = saved_options;
     if (!state) return;
     VALUE error = rb_errinfo();
@@ -85,6 +87,21 @@ static void walk_result_after_pass(jt_gen *g, VALUE value, VALUE *slot)
     g->depth = saved_depth;
     if (!*slot) *slot = error;
     RB_GC_GUARD(value);
+}
+
+/* A pass inside a result's walk (a model's as_json met there) fails: in
+ * ActiveSupport its results were never walked, so what the pass kept from
+ * them is forgotten before its error reaches walk_result_after_pass. Only
+ * under such a walk: elsewhere the error ends the call anyway. */
+static void walk_pass_or_forget(jt_gen *g, VALUE value, VALUE deferred, VALUE held)
+{
+    struct result_walk w = { .g = g, .value = value };
+    int state = 0;
+    rb_protect(walk_result, (VALUE)&w, &state);
+    if (!state) return;
+    g->deferred_error = deferred;
+    jt_rails_call_of(g)->held_error = held;
+    rb_jump_tag(state);
 }
 
 /* Walks value in the given pass (see as_json_options), then returns to the
@@ -104,7 +121,11 @@ void jt_rails_gen_in_pass(jt_gen *g, VALUE value, VALUE options)
     VALUE held = call->held_error;
     if (new_pass) call->held_error = 0;
     call->as_json_options = options;
-    jt_gen_value(g, value);
+    if (RB_UNLIKELY(new_pass && call->catching)) {
+        walk_pass_or_forget(g, value, deferred, held);
+    } else {
+        jt_gen_value(g, value);
+    }
     call->as_json_options = saved;
     if (!new_pass) return;
     /* A pass inside the walk after one (a model's as_json) is over: that

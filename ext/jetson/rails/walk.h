@@ -60,6 +60,7 @@ typedef struct jt_rails_call {
     /* JSONGemEncoder: the first error met in the results of the innermost
      * as_json(options) pass, raised when that pass is over (walk.c). */
     VALUE held_error;
+    int catching; /* results being walked under rb_protect (walk.c) */
     /* serializable_hash options already worked out (record.c). */
     struct jt_record_plan record_plans[JT_RECORD_PLANS];
     int record_plan_count;
