@@ -174,7 +174,7 @@ static void defer_generator_errors(jt_gen *g, VALUE (*fn)(VALUE), VALUE data)
     VALUE error = rb_errinfo();
     /* Under the Coder, the json gem's errors come from its block too (a
      * JSON::Fragment of JSON.generate), and any error of the Coder's walk
-     * waits for the pass to end (see rails/coder.c). */
+     * waits for the pass to end (see walk_result_after_pass). */
     bool keep = jt_rails_of(g)->coder ? deferrable_error(error) : RTEST(rb_obj_is_kind_of(error, jt.eGeneratorError));
     if (!keep) rb_jump_tag(state);
     rb_set_errinfo(Qnil);
@@ -273,24 +273,16 @@ static int rekey_i(VALUE key, VALUE value, VALUE data)
 }
 
 struct drop {
-    jt_gen *g;
-    VALUE value;
+    struct result_walk walk;
     bool dropping; /* the flag outside this value */
 };
 
-static VALUE walk_dropped(VALUE data)
-{
-    struct drop *d = (struct drop *)data;
-    jt_gen_value(d->g, d->value);
-    return Qnil;
-}
-
-/* An error raised in the walk may be kept by a walk around this one (the
- * Coder's, rails/coder.c), which goes on: the flag is back by then. */
+/* An error raised in the walk may be kept by a walk around this one
+ * (walk_result_after_pass), which goes on: the flag is back by then. */
 static VALUE end_drop(VALUE data)
 {
     struct drop *d = (struct drop *)data;
-    jt_rails_call_of(d->g)->dropping = d->dropping;
+    jt_rails_call_of(d->walk.g)->dropping = d->dropping;
     return Qnil;
 }
 
@@ -304,9 +296,9 @@ static void encode_and_drop(jt_gen *g, VALUE value)
 {
     size_t mark = g->buf->len;
     VALUE deferred = g->deferred_error;
-    struct drop d = { .g = g, .value = value, .dropping = jt_rails_call_of(g)->dropping };
+    struct drop d = { .walk = { .g = g, .value = value }, .dropping = jt_rails_call_of(g)->dropping };
     jt_rails_call_of(g)->dropping = jt_in_as_json_pass(g);
-    rb_ensure(walk_dropped, (VALUE)&d, end_drop, (VALUE)&d);
+    rb_ensure(walk_result, (VALUE)&d.walk, end_drop, (VALUE)&d);
     jt_before_ruby(g);
     g->buf->len = mark;
     g->deferred_error = deferred;
