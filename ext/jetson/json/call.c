@@ -95,6 +95,8 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *
         write(&g, obj);
     } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray) {
         jt_gen_array(&g, obj); /* without the dispatcher's frame */
+    } else if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cHash) {
+        jt_gen_hash(&g, obj);
     } else {
         jt_gen_value(&g, obj);
     }
