@@ -50,6 +50,40 @@ class NumbersTest < Minitest::Test
     assert_floats(sample)
   end
 
+  # Decimals of up to 8 places below 2^51 / 10^8 take a short path (one
+  # multiplication, one division; numbers.c, eight_place_decimal): its edges
+  # are the place count (8 against 9), the size bound, the neighbours of each
+  # such decimal (which must not be taken for it) and halfway points.
+  def test_eight_place_decimals_and_their_neighbours
+    rng = Random.new(SEED + 5)
+    limit = 2**51 / 10**8 # 22_517_998
+    sample = []
+    8_000.times do
+      places = rng.rand(1..10)
+      magnitude = [limit * 10**places, 10**rng.rand(1..16)].min
+      x = Float("#{rng.rand(magnitude)}e-#{places}")
+      sample.push(x, x.next_float, x.prev_float, -x)
+    end
+    [22_517_998.13685247, 22_517_998.13685248, 22_517_998.1368525, 22_517_997.99999999, 22_517_998.5,
+     1e-8, 2e-8, 9.9999999e-9, 1.00000001, 0.99999999, 0.00000005, 0.000000015, 0.000000025,
+     1.000000005, 12_345_678.12345678, 12_345_678.123456785, 5_000_000.00000001, 0.1 + 0.2].each do |x|
+      sample.push(x, x.next_float, x.prev_float, -x)
+    end
+    3_000.times { sample << rng.rand * limit << rng.rand }
+    # Above the bound an ulp spans several 8-place decimals, and the shortest
+    # that reads back may have fewer places than the nearest one.
+    3_000.times { sample << Float("#{rng.rand(limit..limit * 1000)}.#{rng.rand(10**rng.rand(6..8))}") }
+    assert_floats(sample)
+    # rfc8785 gets its digits from the same place (jt_shortest_decimal).
+    sample.each_slice(BATCH) do |batch|
+      Jetson.generate(batch, rfc8785: true)[1..-2].split(",").zip(batch) do |out, x|
+        assert_equal x, Float(out), "rfc8785 digits of #{x.inspect}"
+        expected = x.zero? ? "0" : x.to_s # RFC 8785 writes -0 as 0
+        assert_equal digits_and_exponent(expected), digits_and_exponent(out), "rfc8785 digits of #{x.inspect}"
+      end
+    end
+  end
+
   # Powers of two are where the rounding interval is asymmetric; subnormals
   # have few significant bits; integers take a separate fast path.
   def test_edges_of_the_double_range

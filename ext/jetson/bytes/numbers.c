@@ -1,5 +1,6 @@
 #include "bytes/numbers.h"
 
+#include <float.h>
 #include <string.h>
 
 #include "jetson_pow10_table.h"
@@ -248,6 +249,39 @@ static inline char *write_scientific(char *p, uint64_t d, int n, int e)
     return p;
 }
 
+/* Most Floats in API payloads are short decimals: prices, ratings,
+ * percentages, coordinates to the centimetre. For x > 0 with at most
+ * 8 digits after the point this finds the digits with one multiplication and
+ * one division instead of Schubfach's 128-bit products: m, x * 10^8
+ * rounded, is below 2^51, so x's ulp is below 10^-8 and at most one decimal
+ * with 8 places reads back as x. When m / 10^8 (correctly rounded, as
+ * strtod rounds "m e-8") is x again, m is that decimal, and every shorter
+ * one that reads back is m with trailing zeros dropped: the digits Schubfach
+ * finds, returned with their exponent in *k. Returns 0 where x is no such
+ * decimal (or too large or too small), at the cost of about ten
+ * instructions. Needs doubles evaluated as doubles (no x87 excess
+ * precision). */
+#define JT_EIGHT_PLACES 1e8
+static inline uint64_t eight_place_decimal(double x, int *k)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    const double scaled = x * JT_EIGHT_PLACES;
+    if (!(scaled < 2251799813685248.0)) return 0; /* 2^51 */
+    uint64_t m = (uint64_t)(int64_t)(scaled + 0.5);
+    if (m == 0 || (double)(int64_t)m / JT_EIGHT_PLACES != x) return 0;
+    /* At most 7 trailing zeros: 8 would make x an integer, written before. */
+    *k = -8;
+    if (m % 10000 == 0) { m /= 10000; *k += 4; }
+    if (m % 100 == 0) { m /= 100; *k += 2; }
+    if (m % 10 == 0) { m /= 10; *k += 1; }
+    return m;
+#else
+    (void)x;
+    (void)k;
+    return 0;
+#endif
+}
+
 /* The shortest digits of a positive finite double: value ~ d * 10^k, d without
  * trailing zeros (the digits jt_write_double lays out). */
 void jt_shortest_decimal(double value, uint64_t *digits, int *exponent)
@@ -267,11 +301,14 @@ void jt_shortest_decimal(double value, uint64_t *digits, int *exponent)
         if (f && (f << -q) == c) {
             d = f;
             k = 0;
+        } else if ((d = eight_place_decimal(value, &k)) != 0) {
+            goto stripped;
         } else {
             d = schubfach(c, q, &k);
         }
     }
     strip_trailing_zeros(&d, &k);
+stripped:
     *digits = d;
     *exponent = k;
 }
@@ -350,11 +387,14 @@ int jt_write_double(double value, char *dst)
                 goto strip;
             }
         }
+        d = eight_place_decimal(bits >> 63 ? -value : value, &k);
+        if (d) goto stripped;
         d = schubfach(c, q, &k);
     }
 
 strip:
     strip_trailing_zeros(&d, &k);
+stripped:
 
     n = decimal_length(d);
     e = k + n - 1;
