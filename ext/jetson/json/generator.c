@@ -300,9 +300,69 @@ JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, boo
     return gen_element_value(g, value);
 }
 
+JT_NOINLINE static int compact_pair(VALUE key, VALUE value, struct hash_iter *it)
+{
+    return gen_compact_pair(key, value, it, false);
+}
+
+/* finish_pair out of line, for the leaf path below. */
+JT_NOINLINE static int finish_leaf_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+{
+    return finish_pair(g, b, dst, value);
+}
+
+/* A plain String of 1..32 ASCII bytes that needs no escaping in this mode,
+ * quoted at dst after an optional ','; returns the end, or NULL having
+ * written nothing that counts. No call, no room test: the caller made room
+ * for JT_LEAF_NAME bytes and a separator. */
+JT_INLINE char *write_leaf_name(char *dst, VALUE str, int mode, bool separator)
+{
+    if (RB_ENC_CODERANGE(str) != RUBY_ENC_CODERANGE_7BIT) return NULL;
+    return jt_write_plain_name(NULL, dst, str, mode, separator, 0);
+}
+
+/* Room for the leaf path's longest pair: ',', a quoted 32-byte key, ':'
+ * and the longest scalar or a quoted 32-byte String. */
+#define JT_LEAF_NAME (2 + 32)
+#define JT_LEAF_PAIR_ROOM (1 + JT_LEAF_NAME + 1 + (JT_SCALAR_MAX_CHARS > JT_LEAF_NAME ? JT_SCALAR_MAX_CHARS : JT_LEAF_NAME))
+
+/* Every pair after the first comes here first. The commonest one, a short
+ * key of the Hash's first key type and a scalar or a short String, is
+ * written by a leaf: one room test up front and no call, so that the
+ * callback (paid per pair) saves no registers and keeps no frame.
+ * Everything else takes the full pair writer, which starts over (the
+ * bytes written here are past the buffer's length and do not count), or,
+ * once the key is written, finish_pair. */
 int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
 {
-    return gen_compact_pair(key, value, (struct hash_iter *)data, false);
+    struct hash_iter *it = (struct hash_iter *)data;
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    if (RB_UNLIKELY(it->first) || b->len >= b->flush_at || b->capa - b->len < JT_LEAF_PAIR_ROOM) {
+        return compact_pair(key, value, it);
+    }
+    VALUE name;
+    if (RB_STATIC_SYM_P(key)) {
+        /* The Ractor's name cache, when this call has looked it up. */
+        jt_symbol_names *names = g->symbol_names;
+        if (it->first_key_type != T_SYMBOL || !names) return compact_pair(key, value, it);
+        const size_t slot = jt_symbol_slot(key);
+        if (names->entries[slot].sym != key) return compact_pair(key, value, it);
+        name = names->entries[slot].name;
+    } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cString && it->first_key_type == T_STRING) {
+        name = key;
+    } else {
+        return compact_pair(key, value, it);
+    }
+    const int mode = g->escape_mode;
+    char *dst = write_leaf_name(b->ptr + b->len, name, mode, true);
+    if (!dst) return compact_pair(key, value, it);
+    *dst++ = ':';
+    char *end = jt_write_scalar_in_place(dst, value);
+    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) end = write_leaf_name(dst, value, mode, false);
+    if (!end) return finish_leaf_pair(g, b, dst, value);
+    b->len = (size_t)(end - b->ptr);
+    return ST_CONTINUE;
 }
 
 static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
