@@ -365,9 +365,38 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
     return ST_CONTINUE;
 }
 
+JT_NOINLINE static int cached_pair(VALUE key, VALUE value, struct hash_iter *it)
+{
+    return gen_compact_pair(key, value, it, true);
+}
+
+/* Room for the leaf path's longest pair with a cached key. */
+#define JT_LEAF_CACHED_PAIR_ROOM (1 + JT_SHORT_KEY_BYTES + (JT_SCALAR_MAX_CHARS > JT_LEAF_NAME ? JT_SCALAR_MAX_CHARS : JT_LEAF_NAME))
+
+/* jt_hash_pair_compact_i's leaf where the short-key cache is on: a key
+ * met before in the call (of the Hash's key type) is copied from its
+ * entry. */
 static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
 {
-    return gen_compact_pair(key, value, (struct hash_iter *)data, true);
+    struct hash_iter *it = (struct hash_iter *)data;
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    if (RB_UNLIKELY(it->first) || b->len >= b->flush_at || b->capa - b->len < JT_LEAF_CACHED_PAIR_ROOM) {
+        return cached_pair(key, value, it);
+    }
+    const struct jt_short_key *e = jt_short_key_find(g, key);
+    if (!e || e->type != it->first_key_type) return cached_pair(key, value, it);
+    char *dst = b->ptr + b->len;
+    *dst = ',';
+    memcpy(dst + 1, e->bytes, JT_SHORT_KEY_BYTES);
+    dst += 1 + e->length;
+    char *end = jt_write_scalar_in_place(dst, value);
+    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) {
+        end = write_leaf_name(dst, value, g->escape_mode, false);
+    }
+    if (!end) return finish_leaf_pair(g, b, dst, value);
+    b->len = (size_t)(end - b->ptr);
+    return ST_CONTINUE;
 }
 
 /* A pair with layout options (pretty output): the line and the colon
