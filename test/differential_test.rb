@@ -183,8 +183,8 @@ class DifferentialTest < Minitest::Test
   end
 
   # Short Arrays of numbers (up to 8 elements: Integers, flonums, nil,
-  # true, false) are written in their container's loop (generator.c's
-  # write_number_tuple); anything else in them, a longer one, a heap Float
+  # true, false) are written in their container's loop (json/in_place.h's
+  # jt_write_number_tuple); anything else in them, a longer one, a heap Float
   # or a NaN sends them down the general path. Both sides of that line, in
   # an Array and as a pair's value, at the nesting limit and across an io's
   # chunks.

@@ -2,12 +2,11 @@
 
 require "test_helper"
 
-# Hashes are walked without rb_hash_foreach's guard until Ruby code is about
-# to run; then the outermost such Hash is written again from its start,
-# guarded (generator.c, gen_pairs_unguarded). These tests put Ruby code at
-# every depth and position, with the json gem's bytes and errors as the
-# reference, and check that Ruby code which changes a Hash being written is
-# seen exactly as the json gem sees it.
+# Hashes are walked under rb_hash_foreach's guard (json/pairs.c), and the
+# pair writers hold no pointer into a Hash or a String across Ruby code.
+# These tests put Ruby code at every depth and position, with the json
+# gem's bytes and errors as the reference, and check that Ruby code which
+# changes a Hash being written is seen exactly as the json gem sees it.
 class HashIterationTest < Minitest::Test
   # to_json runs a block (with the object's own bytes as the result).
   class Hook

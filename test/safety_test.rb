@@ -117,8 +117,8 @@ class SafetyTest < Minitest::Test
   end
 end
 
-# Repeated keys are copied from where they were first written (generator.c's
-# key cache). Ruby code running mid-document (to_json, as_json, sort_keys) may
+# Repeated keys are copied from where they were first written (json/key_cache.h,
+# used by json/pairs.c). Ruby code running mid-document (to_json, as_json, sort_keys) may
 # free keys and reuse their memory, so the cache must forget everything then.
 class KeyCacheTest < Minitest::Test
   def test_repeated_keys_with_ruby_code_in_between_under_gc_stress

@@ -53,3 +53,18 @@ void jt_layout_prepare(jt_layout *layout, const jt_config *cfg)
         layout->colon_len = len;
     }
 }
+
+void jt_layout_write_indent(jt_buffer *b, VALUE indent, long depth)
+{
+    if (!indent || depth <= 0) return;
+    const size_t n = (size_t)RSTRING_LEN(indent);
+    if (n == 0) return;
+    if ((size_t)depth > ((size_t)LONG_MAX - JT_IO_CHUNK_SIZE) / n) rb_raise(rb_eNoMemError, "JSON document too large");
+    jt_buffer_reserve(b, n * (size_t)depth);
+    /* Read after growing: growth may run the GC, which may move an embedded String. */
+    const char *p = RSTRING_PTR(indent);
+    char *dst = b->ptr + b->len;
+    for (long i = 0; i < depth; i++, dst += n) memcpy(dst, p, n);
+    b->len += n * (size_t)depth;
+    RB_GC_GUARD(indent);
+}

@@ -70,4 +70,14 @@ JT_INLINE bool jt_layout_write_colon(jt_buffer *b, const jt_layout *layout)
     return true;
 }
 
+/* What is written where no piece was built: an option's String (a line
+ * break, a space), when set, and the indent depth times (NoMemError past
+ * what a buffer can hold). The generator's walk and the Writer use both. */
+JT_INLINE void jt_layout_write_str(jt_buffer *b, VALUE str)
+{
+    if (RB_UNLIKELY(str)) jt_buffer_append_str(b, str);
+}
+
+void jt_layout_write_indent(jt_buffer *b, VALUE indent, long depth);
+
 #endif

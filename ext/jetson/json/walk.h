@@ -3,7 +3,7 @@
 
 /* The json walk's per-call state (jt_gen) and the writers of the walk that
  * the rest of the json layer, and the modes above it, call: what
- * generator.c, fallback.c, canonical.c and writer.c share, and what a mode
+ * generator.c, pairs.c, fallback.c, canonical.c and writer.c share, and what a mode
  * (json/mode.h) writes with. */
 
 struct jt_short_key;
@@ -17,6 +17,7 @@ struct jt_short_key;
 #include "bytes/escape.h"
 #include "bytes/numbers.h"
 #include "bytes/symbol_names.h"
+#include "json/layout.h"
 
 #define JT_PROFILE_CACHE 8
 #define JT_KEY_CACHE 64
@@ -127,16 +128,42 @@ JT_INLINE void jt_gen_settle_paths(jt_gen *g)
     g->mode_symbols = mode && mode->symbols_as_names;
 }
 
+/* A line break (the object's or the array's) and the indent of depth:
+ * prebuilt (layout.h) where the call built them, else the options' Strings. */
+JT_INLINE void jt_write_line(jt_gen *g, bool object, long depth)
+{
+    const jt_config *cfg = g->cfg;
+    VALUE nl = object ? cfg->object_nl : cfg->array_nl;
+    if (g->layout && jt_layout_write_line(g->buf, object ? &g->layout->object : &g->layout->array, depth)) return;
+    jt_layout_write_str(g->buf, nl);
+    if (cfg->indent) jt_layout_write_indent(g->buf, cfg->indent, depth);
+}
+
+/* space_before, ':' and space. */
+JT_INLINE void jt_write_colon(jt_gen *g)
+{
+    const jt_config *cfg = g->cfg;
+    if (g->layout && jt_layout_write_colon(g->buf, g->layout)) return;
+    jt_layout_write_str(g->buf, cfg->space_before);
+    jt_buffer_push(g->buf, ':');
+    jt_layout_write_str(g->buf, cfg->space);
+}
+
 /* generator.c */
 void jt_gen_value(jt_gen *g, VALUE obj);
+/* A container's element or a pair's value: the commonest scalars without
+ * jt_gen_value's full dispatch; returns ST_CONTINUE (a Hash walk's
+ * callback ends with it). */
+int jt_gen_element_value(jt_gen *g, VALUE obj);
 /* value as the json gem alone writes it: the call's mode steps aside for
  * it (what ActiveSupport hands the json gem unencoded). */
 void jt_gen_value_unmoded(jt_gen *g, VALUE value);
 /* Any T_STRING value (the json gem's generate_json_string); as_json_called:
  * strict mode's as_json has had its say on it (strings.c). */
 void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called);
-void jt_gen_hash(jt_gen *g, VALUE hash);
 void jt_gen_array(jt_gen *g, VALUE ary);
+/* pairs.c */
+void jt_gen_hash(jt_gen *g, VALUE hash);
 void jt_gen_object_key(jt_gen *g, VALUE key);
 /* Deep documents are checked against the real stack limit, so that
  * max_nesting: false on a million levels raises instead of crashing. */

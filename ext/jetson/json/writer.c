@@ -225,22 +225,6 @@ static void gen_init(jt_gen *g, jt_writer *w, struct jt_key_entry *key_storage)
     jt_gen_settle_paths(g);
 }
 
-JT_INLINE void write_layout(jt_buffer *b, VALUE str)
-{
-    if (str) jt_buffer_append_str(b, str);
-}
-
-static void write_indent(jt_buffer *b, VALUE indent, long depth)
-{
-    if (!indent || depth <= 0) return;
-    size_t n = (size_t)RSTRING_LEN(indent);
-    if ((size_t)depth > ((size_t)LONG_MAX - JT_IO_CHUNK_SIZE) / n) rb_raise(rb_eNoMemError, "JSON document too large");
-    jt_buffer_reserve(b, n * (size_t)depth);
-    char *dst = b->ptr + b->len;
-    for (long i = 0; i < depth; i++, dst += n) memcpy(dst, RSTRING_PTR(indent), n);
-    b->len += n * (size_t)depth;
-}
-
 /* What comes between the previous element and this one: the comma, the
  * layout, and in an object the key and its colon (unless push_key wrote
  * them), as the generator writes them for Hash pairs and Array elements. */
@@ -253,18 +237,18 @@ static void write_prefix(jt_writer *w, jt_gen *g, VALUE key)
     long depth = writer_depth(w);
     if (*frame & FRAME_ARRAY) {
         if (*frame & FRAME_NONEMPTY) jt_buffer_push(b, ',');
-        write_layout(b, cfg->array_nl);
-        write_indent(b, cfg->indent, depth);
+        jt_layout_write_str(b, cfg->array_nl);
+        jt_layout_write_indent(b, cfg->indent, depth);
         return;
     }
     if (key == Qundef) return;
     if (*frame & FRAME_NONEMPTY) jt_buffer_push(b, ',');
-    write_layout(b, cfg->object_nl);
-    write_indent(b, cfg->indent, depth);
+    jt_layout_write_str(b, cfg->object_nl);
+    jt_layout_write_indent(b, cfg->indent, depth);
     jt_gen_object_key(g, key);
-    write_layout(b, cfg->space_before);
+    jt_layout_write_str(b, cfg->space_before);
     jt_buffer_push(b, ':');
-    write_layout(b, cfg->space);
+    jt_layout_write_str(b, cfg->space);
 }
 
 /* Hands the pending bytes to the io, then io.flush when it has one. */
@@ -345,8 +329,8 @@ static VALUE run_op(VALUE arg)
                  * there is a newline before it. */
                 VALUE nl = object ? w->cfg.object_nl : w->cfg.array_nl;
                 if (nl) {
-                    write_layout(b, nl);
-                    write_indent(b, w->cfg.indent, writer_depth(w) - 1);
+                    jt_layout_write_str(b, nl);
+                    jt_layout_write_indent(b, w->cfg.indent, writer_depth(w) - 1);
                 }
             }
             jt_buffer_push(b, object ? '}' : ']');
