@@ -258,10 +258,22 @@ JT_NOINLINE static int compact_pair(VALUE key, VALUE value, struct hash_iter *it
     return gen_compact_pair(key, value, it, false);
 }
 
-/* finish_pair out of line, for the leaf path below. */
-JT_NOINLINE static int finish_leaf_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+/* finish_pair out of line, for the leaf paths below: a value that is
+ * neither a scalar nor a short String. Containers and long Strings go
+ * straight to the walk (a tail call); Floats and short Arrays of numbers
+ * are written in place by finish_pair. */
+JT_NOINLINE static int finish_leaf_pair_slow(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 {
     return finish_pair(g, b, dst, value);
+}
+
+JT_INLINE int finish_leaf_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+{
+    if (RB_FLONUM_P(value) || (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cArray)) {
+        return finish_leaf_pair_slow(g, b, dst, value);
+    }
+    b->len = (size_t)(dst - b->ptr);
+    return jt_gen_element_value(g, value);
 }
 
 /* A plain String of 1..32 ASCII bytes that needs no escaping in this mode,
