@@ -291,6 +291,45 @@ JT_INLINE char *write_leaf_name(char *dst, VALUE str, int mode, bool separator)
 #define JT_LEAF_NAME (2 + 32)
 #define JT_LEAF_PAIR_ROOM (1 + JT_LEAF_NAME + 1 + (JT_SCALAR_MAX_CHARS > JT_LEAF_NAME ? JT_SCALAR_MAX_CHARS : JT_LEAF_NAME))
 
+/* A Hash's first pair, when its key is a short String or a static Symbol
+ * and its value a scalar or a short String: the leaf below without a
+ * separator, setting the key type the other pairs are checked against.
+ * Out of the leaf's way: small Hashes (two or three pairs) have one such
+ * pair in every two or three. */
+JT_NOINLINE static int first_pair(VALUE key, VALUE value, struct hash_iter *it)
+{
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    if (RB_UNLIKELY(b->len >= b->flush_at) || b->capa - b->len < JT_LEAF_PAIR_ROOM) {
+        return compact_pair(key, value, it);
+    }
+    VALUE name;
+    int type;
+    if (RB_STATIC_SYM_P(key)) {
+        /* Sets the Ractor's name cache up on the call's first Symbol. */
+        name = jt_symbol_name(&g->symbol_names, key);
+        type = T_SYMBOL;
+    } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cString) {
+        name = key;
+        type = T_STRING;
+    } else {
+        return compact_pair(key, value, it);
+    }
+    /* Read after the name: setting its cache up allocates. */
+    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, false);
+    if (!dst) return compact_pair(key, value, it);
+    it->first = false;
+    it->first_key_type = type;
+    *dst++ = ':';
+    char *end = jt_write_scalar_in_place(dst, value);
+    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) {
+        end = write_leaf_name(dst, value, g->escape_mode, false);
+    }
+    if (!end) return finish_leaf_pair(g, b, dst, value);
+    b->len = (size_t)(end - b->ptr);
+    return ST_CONTINUE;
+}
+
 /* The pair callback without layout. The commonest pair after the first,
  * a short key of the Hash's first key type and a scalar or a short
  * String, is written by a leaf: one room test up front and no call, so
@@ -304,7 +343,8 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
     struct hash_iter *it = (struct hash_iter *)data;
     jt_gen *g = it->g;
     jt_buffer *b = g->buf;
-    if (RB_UNLIKELY(it->first) || b->len >= b->flush_at || b->capa - b->len < JT_LEAF_PAIR_ROOM) {
+    if (RB_UNLIKELY(it->first)) return first_pair(key, value, it);
+    if (RB_UNLIKELY(b->len >= b->flush_at) || b->capa - b->len < JT_LEAF_PAIR_ROOM) {
         return compact_pair(key, value, it);
     }
     VALUE name;
