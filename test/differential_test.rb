@@ -115,6 +115,30 @@ class DifferentialTest < Minitest::Test
     end
   end
 
+  # A Hash's pairs are written by a leaf when the key is a short String or
+  # Symbol of the Hash's key type and the value a scalar or a short String
+  # (json/pairs.c); dynamic Symbols (String#to_sym) take a path of their
+  # own. Every kind of key against every kind of value, first and later in
+  # the Hash, at the leaf's length limits, mixed key types, in every mode.
+  def test_pairs_of_every_key_and_value_kind
+    names = ["a", "id", "x" * 16, "y" * 17, "z" * 32, "w" * 33, "caf\u00e9", "q\"uote", "sl/ash", "\u2028"]
+    values = [1, -(2**62), nil, true, false, 1.5, 0.1, "", "s", "v" * 32, "v" * 33, "\u00e9", "</", [1, 2],
+              [1.5, nil], { "k" => 1 }, :sym, 2**64]
+    key_kinds = [->(n) { n.dup.freeze }, ->(n) { "dyn_#{n}".to_sym }, ->(n) { n.to_sym }]
+    key_kinds.each do |kind|
+      names.each_slice(3) do |group|
+        values.each_slice(4) do |vals|
+          hash = group.zip(vals).to_h { |name, v| [kind.call(name), v] }
+          ESCAPE_MODES.each do |opts|
+            check(hash, opts, entries: %i[generate])
+            check([hash, { "pad" => "p" * 3000, "then" => hash }], opts, entries: %i[generate])
+          end
+        end
+      end
+    end
+    ESCAPE_MODES.each { |opts| check({ "s" => 1, s: 2, "dyn_s".to_sym => 3, "t" => 4 }, opts, entries: %i[generate]) }
+  end
+
   def test_invalid_and_foreign_encodings
     strings = [
       String.new("\xFF", encoding: "UTF-8"), String.new("ok\xC3", encoding: "UTF-8"),

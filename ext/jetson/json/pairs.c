@@ -207,14 +207,14 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
  * copied from the short-key cache (key_cache.h). Any other value is a tail
  * call, so that the body stays small (a callback per pair: its frame is
  * paid per pair). */
-JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, bool cached)
+JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, bool cached, bool look)
 {
     jt_gen *g = it->g;
     jt_buffer *b = g->buf;
     /* Between pairs no pointer into an object is held: a chunk may go out. */
     jt_buffer_safe_point(b);
     bool separator = !it->first;
-    if (cached) {
+    if (cached && look) {
         const struct jt_short_key *e = jt_short_key_find(g, key);
         if (e) {
             if (RB_UNLIKELY(!separator)) {
@@ -255,7 +255,7 @@ JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, boo
 
 JT_NOINLINE static int compact_pair(VALUE key, VALUE value, struct hash_iter *it)
 {
-    return gen_compact_pair(key, value, it, false);
+    return gen_compact_pair(key, value, it, false, false);
 }
 
 /* finish_pair out of line, for the leaf paths below: a value that is
@@ -284,6 +284,20 @@ JT_INLINE char *write_leaf_name(char *dst, VALUE str, int mode, bool separator)
 {
     if (RB_ENC_CODERANGE(str) != RUBY_ENC_CODERANGE_7BIT) return NULL;
     return jt_write_plain_name(NULL, dst, str, mode, separator, 0);
+}
+
+/* After a leaf's key (ending at dst): the colon and the value, in place
+ * when it is a scalar or a short String, else by finish_leaf_pair. */
+JT_INLINE int write_leaf_value(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
+{
+    *dst++ = ':';
+    char *end = jt_write_scalar_in_place(dst, value);
+    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) {
+        end = write_leaf_name(dst, value, g->escape_mode, false);
+    }
+    if (!end) return finish_leaf_pair(g, b, dst, value);
+    b->len = (size_t)(end - b->ptr);
+    return ST_CONTINUE;
 }
 
 /* Room for the leaf path's longest pair: ',', a quoted 32-byte key, ':'
@@ -320,14 +334,20 @@ JT_NOINLINE static int first_pair(VALUE key, VALUE value, struct hash_iter *it)
     if (!dst) return compact_pair(key, value, it);
     it->first = false;
     it->first_key_type = type;
-    *dst++ = ':';
-    char *end = jt_write_scalar_in_place(dst, value);
-    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) {
-        end = write_leaf_name(dst, value, g->escape_mode, false);
-    }
-    if (!end) return finish_leaf_pair(g, b, dst, value);
-    b->len = (size_t)(end - b->ptr);
-    return ST_CONTINUE;
+    return write_leaf_value(g, b, dst, value);
+}
+
+/* A dynamic Symbol key (String#to_sym, JSON.parse's symbolize_names) in
+ * a Hash of Symbol keys, room made: the leaf's write, out of the leaf
+ * because its name is a call away (which allocates nothing). */
+JT_NOINLINE static int dynamic_symbol_pair(VALUE key, VALUE value, struct hash_iter *it)
+{
+    jt_gen *g = it->g;
+    VALUE name = rb_sym2str(key);
+    jt_buffer *b = g->buf;
+    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, true);
+    if (!dst) return compact_pair(key, value, it);
+    return write_leaf_value(g, b, dst, value);
 }
 
 /* The pair callback without layout. The commonest pair after the first,
@@ -357,23 +377,27 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
         name = names->entries[slot].name;
     } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cString && it->first_key_type == T_STRING) {
         name = key;
+    } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cSymbol && it->first_key_type == T_SYMBOL) {
+        return dynamic_symbol_pair(key, value, it);
     } else {
         return compact_pair(key, value, it);
     }
-    const int mode = g->escape_mode;
-    char *dst = write_leaf_name(b->ptr + b->len, name, mode, true);
+    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, true);
     if (!dst) return compact_pair(key, value, it);
-    *dst++ = ':';
-    char *end = jt_write_scalar_in_place(dst, value);
-    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) end = write_leaf_name(dst, value, mode, false);
-    if (!end) return finish_leaf_pair(g, b, dst, value);
-    b->len = (size_t)(end - b->ptr);
-    return ST_CONTINUE;
+    return write_leaf_value(g, b, dst, value);
 }
 
 JT_NOINLINE static int cached_pair(VALUE key, VALUE value, struct hash_iter *it)
 {
-    return gen_compact_pair(key, value, it, true);
+    return gen_compact_pair(key, value, it, true, true);
+}
+
+/* A key the leaf below did not find in the cache: written and kept,
+ * without looking for it again (a Hash of unique keys misses at every
+ * pair). */
+JT_NOINLINE static int uncached_pair(VALUE key, VALUE value, struct hash_iter *it)
+{
+    return gen_compact_pair(key, value, it, true, false);
 }
 
 /* Room for the leaf path's longest pair with a cached key. */
@@ -391,7 +415,8 @@ static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
         return cached_pair(key, value, it);
     }
     const struct jt_short_key *e = jt_short_key_find(g, key);
-    if (!e || e->type != it->first_key_type) return cached_pair(key, value, it);
+    if (!e) return uncached_pair(key, value, it);
+    if (e->type != it->first_key_type) return cached_pair(key, value, it);
     char *dst = b->ptr + b->len;
     *dst = ',';
     memcpy(dst + 1, e->bytes, JT_SHORT_KEY_BYTES);
