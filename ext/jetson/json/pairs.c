@@ -286,11 +286,10 @@ JT_INLINE char *write_leaf_name(char *dst, VALUE str, int mode, bool separator)
     return jt_write_plain_name(NULL, dst, str, mode, separator, 0);
 }
 
-/* After a leaf's key (ending at dst): the colon and the value, in place
- * when it is a scalar or a short String, else by finish_leaf_pair. */
+/* After a leaf's key and colon (ending at dst): the value, in place when
+ * it is a scalar or a short String, else by finish_leaf_pair. */
 JT_INLINE int write_leaf_value(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 {
-    *dst++ = ':';
     char *end = jt_write_scalar_in_place(dst, value);
     if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) {
         end = write_leaf_name(dst, value, g->escape_mode, false);
@@ -334,6 +333,7 @@ JT_NOINLINE static int first_pair(VALUE key, VALUE value, struct hash_iter *it)
     if (!dst) return compact_pair(key, value, it);
     it->first = false;
     it->first_key_type = type;
+    *dst++ = ':';
     return write_leaf_value(g, b, dst, value);
 }
 
@@ -347,6 +347,7 @@ JT_NOINLINE static int dynamic_symbol_pair(VALUE key, VALUE value, struct hash_i
     jt_buffer *b = g->buf;
     char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, true);
     if (!dst) return compact_pair(key, value, it);
+    *dst++ = ':';
     return write_leaf_value(g, b, dst, value);
 }
 
@@ -384,6 +385,7 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
     }
     char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, true);
     if (!dst) return compact_pair(key, value, it);
+    *dst++ = ':';
     return write_leaf_value(g, b, dst, value);
 }
 
@@ -420,14 +422,8 @@ static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
     char *dst = b->ptr + b->len;
     *dst = ',';
     memcpy(dst + 1, e->bytes, JT_SHORT_KEY_BYTES);
-    dst += 1 + e->length;
-    char *end = jt_write_scalar_in_place(dst, value);
-    if (!end && !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cString) {
-        end = write_leaf_name(dst, value, g->escape_mode, false);
-    }
-    if (!end) return finish_leaf_pair(g, b, dst, value);
-    b->len = (size_t)(end - b->ptr);
-    return ST_CONTINUE;
+    dst += 1 + e->length; /* the entry holds the colon */
+    return write_leaf_value(g, b, dst, value);
 }
 
 /* A pair with layout options (pretty output): the line and the colon
