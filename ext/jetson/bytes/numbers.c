@@ -250,7 +250,7 @@ static inline char *write_scientific(char *p, uint64_t d, int n, int e)
 }
 
 /* Most Floats in API payloads are short decimals: prices, ratings,
- * percentages, coordinates to the centimetre. For x > 0 with at most
+ * percentages, coordinates to the millimetre. For x > 0 with at most
  * 8 digits after the point this finds the digits with one multiplication and
  * one division instead of Schubfach's 128-bit products: m, x * 10^8
  * rounded, is below 2^51, so x's ulp is below 10^-8 and at most one decimal
@@ -258,7 +258,7 @@ static inline char *write_scientific(char *p, uint64_t d, int n, int e)
  * strtod rounds "m e-8") is x again, m is that decimal, and every shorter
  * one that reads back is m with trailing zeros dropped: the digits Schubfach
  * finds, returned with their exponent in *k. Returns 0 where x is no such
- * decimal (or too large or too small), at the cost of about ten
+ * decimal (or too large or too small), at the cost of a few
  * instructions. Needs doubles evaluated as doubles (no x87 excess
  * precision). */
 #define JT_EIGHT_PLACES 1e8

@@ -200,13 +200,12 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
     return jt_gen_element_value(g, value);
 }
 
-/* Without layout options, the loop body is only this. The commonest pair, a
- * short key that needs no escaping, takes one reservation for the
- * separator, the quoted key, the colon and a scalar (an Integer, nil, true,
- * false) written in place; with `cached`, a key met before in the call is
- * copied from the short-key cache (key_cache.h). Any other value is a tail
- * call, so that the body stays small (a callback per pair: its frame is
- * paid per pair). */
+/* The full pair writer without layout options, behind the leaves below
+ * (which take the commonest pairs): any key, with one reservation for the
+ * separator, a plain quoted key, the colon and a scalar; with `cached`, a
+ * key met before in the call is copied from the short-key cache
+ * (key_cache.h) when `look` finds it, and a new short key is kept there.
+ * Any other value is a tail call. */
 JT_INLINE int gen_compact_pair(VALUE key, VALUE value, struct hash_iter *it, bool cached, bool look)
 {
     jt_gen *g = it->g;
@@ -304,6 +303,25 @@ JT_INLINE int write_leaf_value(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 #define JT_LEAF_NAME (2 + 32)
 #define JT_LEAF_PAIR_ROOM (1 + JT_LEAF_NAME + 1 + (JT_SCALAR_MAX_CHARS > JT_LEAF_NAME ? JT_SCALAR_MAX_CHARS : JT_LEAF_NAME))
 
+/* A leaf's pair once its key's name is known and room made: the name
+ * quoted (after a ',' unless first), the colon and the value; the full
+ * writer when the name needs more than the leaf does. `first` is a
+ * constant at each caller: the first pair sets the key type (of `type`)
+ * that later keys are checked against. */
+JT_INLINE int write_leaf_pair(struct hash_iter *it, VALUE key, VALUE name, int type, VALUE value, bool first)
+{
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, !first);
+    if (!dst) return compact_pair(key, value, it);
+    if (first) {
+        it->first = false;
+        it->first_key_type = type;
+    }
+    *dst++ = ':';
+    return write_leaf_value(g, b, dst, value);
+}
+
 /* A Hash's first pair, when its key is a short String or a static Symbol
  * and its value a scalar or a short String: the leaf below without a
  * separator, setting the key type the other pairs are checked against.
@@ -328,13 +346,8 @@ JT_NOINLINE static int first_pair(VALUE key, VALUE value, struct hash_iter *it)
     } else {
         return compact_pair(key, value, it);
     }
-    /* Read after the name: setting its cache up allocates. */
-    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, false);
-    if (!dst) return compact_pair(key, value, it);
-    it->first = false;
-    it->first_key_type = type;
-    *dst++ = ':';
-    return write_leaf_value(g, b, dst, value);
+    /* The buffer is read after the name: setting its cache up allocates. */
+    return write_leaf_pair(it, key, name, type, value, true);
 }
 
 /* A dynamic Symbol key (String#to_sym, JSON.parse's symbolize_names) in
@@ -342,13 +355,7 @@ JT_NOINLINE static int first_pair(VALUE key, VALUE value, struct hash_iter *it)
  * because its name is a call away (which allocates nothing). */
 JT_NOINLINE static int dynamic_symbol_pair(VALUE key, VALUE value, struct hash_iter *it)
 {
-    jt_gen *g = it->g;
-    VALUE name = rb_sym2str(key);
-    jt_buffer *b = g->buf;
-    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, true);
-    if (!dst) return compact_pair(key, value, it);
-    *dst++ = ':';
-    return write_leaf_value(g, b, dst, value);
+    return write_leaf_pair(it, key, rb_sym2str(key), T_SYMBOL, value, false);
 }
 
 /* The pair callback without layout. The commonest pair after the first,
@@ -383,10 +390,7 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
     } else {
         return compact_pair(key, value, it);
     }
-    char *dst = write_leaf_name(b->ptr + b->len, name, g->escape_mode, true);
-    if (!dst) return compact_pair(key, value, it);
-    *dst++ = ':';
-    return write_leaf_value(g, b, dst, value);
+    return write_leaf_pair(it, key, name, it->first_key_type, value, false);
 }
 
 JT_NOINLINE static int cached_pair(VALUE key, VALUE value, struct hash_iter *it)
