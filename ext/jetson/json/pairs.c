@@ -409,6 +409,26 @@ JT_NOINLINE static int uncached_pair(VALUE key, VALUE value, struct hash_iter *i
 /* Room for the leaf path's longest pair with a cached key. */
 #define JT_LEAF_CACHED_PAIR_ROOM (1 + JT_SHORT_KEY_BYTES + (JT_SCALAR_MAX_CHARS > JT_LEAF_NAME ? JT_SCALAR_MAX_CHARS : JT_LEAF_NAME))
 
+/* A Hash's first pair where the short-key cache is on: a key met before
+ * in the call is copied from its entry with no separator, and sets the
+ * key type the other pairs are checked against. Every record of an Array
+ * of records starts with a pair like this ("id"). */
+JT_NOINLINE static int first_cached_pair(VALUE key, VALUE value, struct hash_iter *it)
+{
+    jt_gen *g = it->g;
+    jt_buffer *b = g->buf;
+    if (RB_UNLIKELY(b->len >= b->flush_at) || b->capa - b->len < JT_LEAF_CACHED_PAIR_ROOM) {
+        return cached_pair(key, value, it);
+    }
+    const struct jt_short_key *e = jt_short_key_find(g, key);
+    if (!e) return uncached_pair(key, value, it);
+    it->first = false;
+    it->first_key_type = e->type;
+    char *dst = b->ptr + b->len;
+    memcpy(dst, e->bytes, JT_SHORT_KEY_BYTES);
+    return write_leaf_value(g, b, dst + e->length, value); /* the entry holds the colon */
+}
+
 /* jt_hash_pair_compact_i's leaf where the short-key cache is on: a key
  * met before in the call (of the Hash's key type) is copied from its
  * entry. */
@@ -417,7 +437,8 @@ static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
     struct hash_iter *it = (struct hash_iter *)data;
     jt_gen *g = it->g;
     jt_buffer *b = g->buf;
-    if (RB_UNLIKELY(it->first) || b->len >= b->flush_at || b->capa - b->len < JT_LEAF_CACHED_PAIR_ROOM) {
+    if (RB_UNLIKELY(it->first)) return first_cached_pair(key, value, it);
+    if (RB_UNLIKELY(b->len >= b->flush_at) || b->capa - b->len < JT_LEAF_CACHED_PAIR_ROOM) {
         return cached_pair(key, value, it);
     }
     const struct jt_short_key *e = jt_short_key_find(g, key);
