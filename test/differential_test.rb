@@ -292,6 +292,19 @@ class DifferentialTest < Minitest::Test
     end
   end
 
+  # An empty Array as a pair's value is written by the pair's leaf, first
+  # pair or not, from the short-key cache or not; it is a level of nesting.
+  def test_empty_arrays_as_pair_values
+    docs = [{ "a" => [] }, { "a" => 1, "b" => [] }, { a: [], b: [], c: [1] }, [{ "x" => { "y" => [], "z" => [] } }],
+            { "pad" => "p" * 3000, "r" => Array.new(3) { { "id" => 1, "tags" => [] } } }]
+    docs.each do |doc|
+      [nil, { max_nesting: 1 }, { max_nesting: 2 }, { max_nesting: 3 }, { max_nesting: 0 }, { max_nesting: 2, depth: 1 },
+       { script_safe: true }].each do |opts|
+        check(doc, opts, entries: %i[generate state_generate_io])
+      end
+    end
+  end
+
   def chain(depth, kind)
     depth.times.reduce(kind == :mixed ? 0 : "leaf") do |inner, i|
       if kind == :array || (kind == :mixed && i.even?)

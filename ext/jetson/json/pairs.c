@@ -268,9 +268,18 @@ JT_NOINLINE static int finish_leaf_pair_slow(jt_gen *g, jt_buffer *b, char *dst,
 
 JT_INLINE int finish_leaf_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
 {
-    if (RB_FLONUM_P(value) || (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cArray)) {
+    if (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cArray) {
+        /* An empty Array, the commonest Array value of records ("tags": []),
+         * like a scalar; it still counts as a level of nesting. */
+        const long max = g->cfg->max_nesting;
+        if (RARRAY_LEN(value) == 0 && g->plain_arrays && (!max || g->depth < max)) {
+            memcpy(dst, "[]", 2);
+            b->len = (size_t)(dst + 2 - b->ptr);
+            return ST_CONTINUE;
+        }
         return finish_leaf_pair_slow(g, b, dst, value);
     }
+    if (RB_FLONUM_P(value)) return finish_leaf_pair_slow(g, b, dst, value);
     b->len = (size_t)(dst - b->ptr);
     return jt_gen_element_value(g, value);
 }
