@@ -53,21 +53,24 @@ JT_INLINE char *jt_write_number_tuple(jt_gen *g, char *p, VALUE ary, bool floats
     if (n > JT_INLINE_TUPLE_MAX || (max && g->depth + 1 > max)) return NULL;
     const VALUE *elements = JT_ARRAY_ELEMENTS(ary);
     *p++ = '[';
+    if (n == 0) {
+        *p++ = ']';
+        return p;
+    }
+    /* Each element is followed by a ',', and the last one's becomes the ']'. */
     for (long i = 0; i < n; i++) {
         VALUE obj = elements[i];
-        *p = ',';
-        p += i > 0;
         char *end = jt_write_scalar_in_place(p, obj);
-        if (end) {
-            p = end;
-            continue;
+        if (!end) {
+            if (!(RB_FLONUM_P(obj) && floats)) return NULL;
+            const double value = RFLOAT_VALUE(obj);
+            if (RB_UNLIKELY(!isfinite(value))) return NULL; /* allow_nan, as_json, errors */
+            end = p + jt_write_double(value, p);
         }
-        if (!(RB_FLONUM_P(obj) && floats)) return NULL;
-        const double value = RFLOAT_VALUE(obj);
-        if (RB_UNLIKELY(!isfinite(value))) return NULL; /* allow_nan, as_json, errors */
-        p += jt_write_double(value, p);
+        *end = ',';
+        p = end + 1;
     }
-    *p++ = ']';
+    p[-1] = ']';
     return p;
 }
 
