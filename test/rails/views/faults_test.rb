@@ -102,13 +102,18 @@ class ViewsFaultsTest < Minitest::Test
     rescue Timeout::Error
       nil
     end
-    3.times { interrupted.call }
+    # The first renders, each interrupted somewhere new, make what is made
+    # once (a model's plan, ActionView's and Jbuilder's caches): 600 to 900
+    # live objects over the first 30 under ASan, in no fixed amount (where
+    # the interrupts fall), which a base taken after 3 counted as held.
+    # After 30, 30 more hold none: what they leave is what a render leaks.
+    30.times { interrupted.call }
     GC.start
     base = GC.stat(:heap_live_slots)
     base_bytes = ObjectSpace.memsize_of_all
     30.times { interrupted.call }
     GC.start
-    assert_operator GC.stat(:heap_live_slots) - base, :<, 1000, "live objects after 30 interrupted renders"
-    assert_operator ObjectSpace.memsize_of_all - base_bytes, :<, 256 * 1024, "bytes held after 30 interrupted renders"
+    assert_operator GC.stat(:heap_live_slots) - base, :<, 300, "live objects after 30 more interrupted renders"
+    assert_operator ObjectSpace.memsize_of_all - base_bytes, :<, 256 * 1024, "bytes held after 30 more interrupted renders"
   end
 end
