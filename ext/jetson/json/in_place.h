@@ -49,8 +49,7 @@ JT_INLINE char *jt_write_scalar_in_place(char *dst, VALUE value)
 JT_INLINE char *jt_write_number_tuple(jt_gen *g, char *p, VALUE ary, bool floats)
 {
     const long n = RARRAY_LEN(ary);
-    const long max = g->cfg->max_nesting;
-    if (n > JT_INLINE_TUPLE_MAX || (max && g->depth + 1 > max)) return NULL;
+    if (n > JT_INLINE_TUPLE_MAX || !jt_child_within_nesting(g)) return NULL;
     const VALUE *elements = JT_ARRAY_ELEMENTS(ary);
     *p++ = '[';
     if (n == 0) {

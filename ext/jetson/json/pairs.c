@@ -271,8 +271,7 @@ JT_INLINE int finish_leaf_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
     if (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == rb_cArray) {
         /* An empty Array, the commonest Array value of records ("tags": []),
          * like a scalar; it still counts as a level of nesting. */
-        const long max = g->cfg->max_nesting;
-        if (RARRAY_LEN(value) == 0 && g->plain_arrays && (!max || g->depth < max)) {
+        if (RARRAY_LEN(value) == 0 && g->plain_arrays && jt_child_within_nesting(g)) {
             memcpy(dst, "[]", 2);
             b->len = (size_t)(dst + 2 - b->ptr);
             return ST_CONTINUE;
@@ -418,6 +417,25 @@ JT_NOINLINE static int uncached_pair(VALUE key, VALUE value, struct hash_iter *i
 /* Room for the leaf path's longest pair with a cached key. */
 #define JT_LEAF_CACHED_PAIR_ROOM (1 + JT_SHORT_KEY_BYTES + (JT_SCALAR_MAX_CHARS > JT_LEAF_NAME ? JT_SCALAR_MAX_CHARS : JT_LEAF_NAME))
 
+/* Whether the buffer has room for a cached leaf's longest pair, and no
+ * chunk is due out (into an io) first. */
+JT_INLINE bool cached_leaf_room(const jt_buffer *b)
+{
+    return RB_LIKELY(b->len < b->flush_at) && b->capa - b->len >= JT_LEAF_CACHED_PAIR_ROOM;
+}
+
+/* A cached leaf's pair, room made: the key's entry (which holds the
+ * colon) copied after a ',' unless first, then the value. `first` is a
+ * constant at each caller, as in write_leaf_pair. */
+JT_INLINE int write_cached_leaf_pair(jt_gen *g, jt_buffer *b, const struct jt_short_key *e, VALUE value, bool first)
+{
+    char *dst = b->ptr + b->len;
+    *dst = ','; /* past the length: overwritten by the key when first */
+    dst += !first;
+    memcpy(dst, e->bytes, JT_SHORT_KEY_BYTES);
+    return write_leaf_value(g, b, dst + e->length, value);
+}
+
 /* A Hash's first pair where the short-key cache is on: a key met before
  * in the call is copied from its entry with no separator, and sets the
  * key type the other pairs are checked against. Every record of an Array
@@ -425,17 +443,12 @@ JT_NOINLINE static int uncached_pair(VALUE key, VALUE value, struct hash_iter *i
 JT_NOINLINE static int first_cached_pair(VALUE key, VALUE value, struct hash_iter *it)
 {
     jt_gen *g = it->g;
-    jt_buffer *b = g->buf;
-    if (RB_UNLIKELY(b->len >= b->flush_at) || b->capa - b->len < JT_LEAF_CACHED_PAIR_ROOM) {
-        return cached_pair(key, value, it);
-    }
+    if (!cached_leaf_room(g->buf)) return cached_pair(key, value, it);
     const struct jt_short_key *e = jt_short_key_find(g, key);
     if (!e) return uncached_pair(key, value, it);
     it->first = false;
     it->first_key_type = e->type;
-    char *dst = b->ptr + b->len;
-    memcpy(dst, e->bytes, JT_SHORT_KEY_BYTES);
-    return write_leaf_value(g, b, dst + e->length, value); /* the entry holds the colon */
+    return write_cached_leaf_pair(g, g->buf, e, value, true);
 }
 
 /* jt_hash_pair_compact_i's leaf where the short-key cache is on: a key
@@ -447,17 +460,11 @@ static int hash_pair_cached_i(VALUE key, VALUE value, VALUE data)
     jt_gen *g = it->g;
     jt_buffer *b = g->buf;
     if (RB_UNLIKELY(it->first)) return first_cached_pair(key, value, it);
-    if (RB_UNLIKELY(b->len >= b->flush_at) || b->capa - b->len < JT_LEAF_CACHED_PAIR_ROOM) {
-        return cached_pair(key, value, it);
-    }
+    if (!cached_leaf_room(b)) return cached_pair(key, value, it);
     const struct jt_short_key *e = jt_short_key_find(g, key);
     if (!e) return uncached_pair(key, value, it);
     if (e->type != it->first_key_type) return cached_pair(key, value, it);
-    char *dst = b->ptr + b->len;
-    *dst = ',';
-    memcpy(dst + 1, e->bytes, JT_SHORT_KEY_BYTES);
-    dst += 1 + e->length; /* the entry holds the colon */
-    return write_leaf_value(g, b, dst, value);
+    return write_cached_leaf_pair(g, b, e, value, false);
 }
 
 /* A pair with layout options (pretty output): the line and the colon

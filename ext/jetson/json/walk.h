@@ -181,6 +181,17 @@ JT_INLINE long jt_enter_container(jt_gen *g)
     if (RB_UNLIKELY((max && depth > max) || depth > JT_STACK_CHECK_DEPTH)) return jt_enter_deep_container(g, depth);
     return depth;
 }
+
+/* Whether a container one level below the current one is within
+ * max_nesting: the test of jt_enter_container for the writers that write
+ * a container in place without entering it (number tuples, an empty Array
+ * as a pair's value). */
+JT_INLINE bool jt_child_within_nesting(const jt_gen *g)
+{
+    const long max = g->cfg->max_nesting;
+    return !max || g->depth < max;
+}
+
 /* fallback.c: an object without a native encoding (json mode): its to_json, else "#{obj}" */
 void jt_gen_fallback(jt_gen *g, VALUE obj);
 /* Whether obj's to_json is the json gem's generic one (JSON::GeneratorMethods). */
