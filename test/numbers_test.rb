@@ -166,6 +166,24 @@ class NumbersTest < Minitest::Test
     end
   end
 
+  # Integers below 100 take one unsigned compare in the writer; both sides
+  # of it and of the one-digit test, negatives on the far side, wherever the
+  # walk writes an Integer itself: alone, in an Array's run of Integers, in
+  # tuples and rows of tuples, as a pair's value (the first pair and the
+  # others; past 2 KiB from the short-key cache), after a String. Compared
+  # with the json gem's bytes.
+  def test_small_integers_in_every_place
+    ints = (-1_000..1_000).to_a
+    docs = [ints, ints.each_slice(3).to_a, ints.map { |i| ["x", i] },
+            ints.map { |i| { "v" => i, "w" => i, "t" => [i, -i] } }, ints.map { |i| { v: i, w: i } }]
+    docs.each { |doc| assert_equal JSON.generate(doc), Jetson.generate(doc) }
+    ints.each do |i|
+      [i, [i], [[i, i]], { "v" => i }, { "a" => 1, "v" => i }].each do |doc|
+        assert_equal JSON.generate(doc), Jetson.generate(doc)
+      end
+    end
+  end
+
   def test_integers_just_outside_fixnum_range
     [2**62, -2**62 - 1, 2**63 - 1, -2**63, 2**63, -2**63 - 1, 2**64, -2**64, 10**30].each do |i|
       assert_equal "[#{i}]", Jetson.generate([i])

@@ -127,8 +127,19 @@ JT_NUMBERS_INLINE char *jt_write_u64(char *p, uint64_t v)
 /* Writes value at p; returns the end. */
 JT_NUMBERS_INLINE char *jt_write_long_at(char *p, long value)
 {
-    /* Negate in unsigned arithmetic: -LONG_MIN overflows a long. */
     unsigned long u = (unsigned long)value;
+    /* Counts, flags, enum values, ratings, quantities, coordinates of a
+     * grid: most Integers in documents are below 100. One unsigned compare
+     * takes them (a negative value is huge as unsigned) past the sign test
+     * and the length tests that longer values need. */
+    if (u < 100) {
+        if (u < 10) {
+            *p = (char)('0' + u);
+            return p + 1;
+        }
+        return jt_write_pair(p, (uint32_t)u);
+    }
+    /* Negate in unsigned arithmetic: -LONG_MIN overflows a long. */
     if (value < 0) {
         *p++ = '-';
         u = 0UL - u;

@@ -33,13 +33,15 @@ JT_INLINE VALUE element_name(jt_gen *g, VALUE obj)
 static long write_more_rows(jt_gen *g, VALUE ary, long i, bool floats)
 {
     jt_buffer *b = g->buf;
+    /* The rows are siblings: one level down for each of them. */
+    if (!jt_child_within_nesting(g)) return i;
     for (; i < RARRAY_LEN(ary); i++) {
         const VALUE obj = RARRAY_AREF(ary, i);
         if (RB_SPECIAL_CONST_P(obj) || RBASIC_CLASS(obj) != rb_cArray) break;
         jt_buffer_reserve(b, 1 + JT_TUPLE_ROOM);
         char *p = b->ptr + b->len;
         *p = ',';
-        char *end = jt_write_number_tuple(g, p + 1, obj, floats);
+        char *end = jt_write_nested_number_tuple(p + 1, obj, floats);
         if (!end) break;
         b->len = (size_t)(end - b->ptr);
     }

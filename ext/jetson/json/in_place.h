@@ -44,12 +44,13 @@ JT_INLINE char *jt_write_scalar_in_place(char *dst, VALUE value)
 /* Writes ary, a plain Array of up to JT_INLINE_TUPLE_MAX Integers, Floats
  * (flonums, when the walk writes Floats), nil, true and false, at p, which
  * has room for all of them; returns the end, or NULL having written nothing
- * that counts (another element: the caller's general path writes it, and
- * a NestingError where one is due). */
-JT_INLINE char *jt_write_number_tuple(jt_gen *g, char *p, VALUE ary, bool floats)
+ * that counts (another element: the caller's general path writes it).
+ * The caller has found a container one level down within max_nesting
+ * (jt_child_within_nesting): a row of tuples tests that once. */
+JT_INLINE char *jt_write_nested_number_tuple(char *p, VALUE ary, bool floats)
 {
     const long n = RARRAY_LEN(ary);
-    if (n > JT_INLINE_TUPLE_MAX || !jt_child_within_nesting(g)) return NULL;
+    if (n > JT_INLINE_TUPLE_MAX) return NULL;
     const VALUE *elements = JT_ARRAY_ELEMENTS(ary);
     *p++ = '[';
     if (n == 0) {
@@ -71,6 +72,13 @@ JT_INLINE char *jt_write_number_tuple(jt_gen *g, char *p, VALUE ary, bool floats
     }
     p[-1] = ']';
     return p;
+}
+
+/* jt_write_nested_number_tuple where the nesting is not tested yet: NULL
+ * past max_nesting too, where the general path raises the NestingError. */
+JT_INLINE char *jt_write_number_tuple(jt_gen *g, char *p, VALUE ary, bool floats)
+{
+    return jt_child_within_nesting(g) ? jt_write_nested_number_tuple(p, ary, floats) : NULL;
 }
 
 #endif
