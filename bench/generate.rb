@@ -75,8 +75,14 @@ def standard_case(name, doc, opts: nil, pretty: false, oj: { mode: :compat }, oj
   # the expected bytes (bench/support/floor/floor.c). Timed in the same
   # rounds; its output is not compared (role :floor).
   if (floor = JetsonBench::Floor.writer(expected))
-    add.call("floor (C method, fresh String)", :floor) do
+    add.call(JetsonBench::Floor::LABEL, :floor) do
       [pretty ? "floor.generate(doc)" : "floor.generate(doc, opts)", { floor: floor }]
+    end
+    # The walk floor: the same call, visiting every value of doc first as
+    # a generator on Ruby's public C API must (rb_hash_foreach for Hashes),
+    # writing nothing: about the most any such generator's ratio can be.
+    add.call(JetsonBench::Floor::WALK_LABEL, :floor) do
+      [pretty ? "floor.walk(doc)" : "floor.walk(doc, opts)", { floor: floor }]
     end
   else
     notes += [JetsonBench::Floor.problem]

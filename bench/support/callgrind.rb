@@ -49,7 +49,10 @@ module JetsonBench
       def measured = rows.select(&:instructions)
       def subject = measured.find { |r| r.label == "Jetson.generate" }
       def best_peer = measured.select(&:peer?).min_by(&:instructions)
+      # The first floor is the call; a second, the walk floor (see
+      # bench/support/floor/floor.c), the call with every value visited.
       def floor = measured.find(&:floor?)
+      def walk_floor = measured.select(&:floor?)[1]
       def skipped = rows.reject(&:instructions)
 
       # Instructions per call above the floor's (nil without a floor).
@@ -141,6 +144,10 @@ module JetsonBench
                  "floor's #{Format.count(result.floor.instructions)}" \
                  "#{best ? " (#{best.label}: #{Format.count(result.above_floor(best))})" : ''}"
       end
+      if s && (walk = result.walk_floor)
+        out.puts "   the walk floor executes #{Format.count(result.above_floor(walk))} of them visiting the values; " \
+                 "Jetson.generate #{Format.count(s.instructions - walk.instructions)} more"
+      end
       result.parts.each do |label, parts|
         out.puts
         out.puts "   where #{label}'s instructions go, per call (self cost; the loop's in the VM's part):"
@@ -204,7 +211,9 @@ module JetsonBench
     end
 
     # The floor is a row of its own; it is no peer, so never the best one,
-    # and "above floor" is every other row's count minus its.
+    # and "above floor" is every other row's count minus its. The walk
+    # floor's "best peer ÷ this" is about the most any generator on Ruby's
+    # public C API reaches.
     def table(result)
       best = result.best_peer
       floor = result.floor
@@ -213,9 +222,9 @@ module JetsonBench
       t = Table.new(headers)
       result.measured.each do |r|
         mark = r == best ? " (best peer)" : ""
-        ratio = best && !r.floor? ? Format.ratio(best.instructions / r.instructions, nil) : "-"
+        ratio = best && !r.equal?(floor) ? Format.ratio(best.instructions / r.instructions, nil) : "-"
         row = ["#{r.label}#{mark}", Format.count(r.instructions), ratio]
-        row << (r.floor? ? "-" : Format.count(result.above_floor(r))) if floor
+        row << (r.equal?(floor) ? "-" : Format.count(result.above_floor(r))) if floor
         t << row
       end
       t
@@ -231,8 +240,11 @@ module JetsonBench
             "peer (json, JSON::Coder, Oj; the one with the fewest). The floor row is a C method called as " \
             "Jetson.generate is that returns a fresh String of the expected bytes and does nothing else " \
             "(bench/support/floor/floor.c): the call itself and the result String, which no generator can go " \
-            "below; it is no peer. above floor: instructions/call − the floor's, what a contender executes for " \
-            "its own work. Where the instructions go: each function's self cost in the same calls, per call " \
+            "below; it is no peer. The walk floor row is the same call, which first visits every value of the " \
+            "document as any generator on Ruby's public C API must (Arrays by their elements, Hashes with " \
+            "rb_hash_foreach, each value's type, a String's length and coderange) and writes nothing: its best " \
+            "peer ÷ this is about the most any such generator reaches. above floor: instructions/call − the floor's, what a " \
+            "contender executes for its own work. Where the instructions go: each function's self cost in the same calls, per call " \
             "(bench/support/callgrind_functions.rb): the extension's functions with what was inlined into them, " \
             "Ruby's Hash iteration (rb_hash_foreach and the rb_ensure it guards a Hash's table with), the " \
             "result String with the GC, and the method call, which also holds the loop's own iterations " \

@@ -17,6 +17,9 @@ module JetsonBench
   # the benchmark runs without the floor.
   module Floor
     NAME = "jetson_bench_floor"
+    LABEL = "floor (C method, fresh String)"
+    # The second floor (FloorWriter#walk): the call, every value visited.
+    WALK_LABEL = "walk floor (visits every value, writes nothing)"
     SOURCE_DIR = File.expand_path("floor", __dir__)
     SOURCES = %w[floor.c extconf.rb].map { |f| File.join(SOURCE_DIR, f) }.freeze
     BUILD_DIR = File.expand_path("../../tmp/bench-floor/#{RUBY_VERSION}", __dir__)

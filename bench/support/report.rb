@@ -79,7 +79,7 @@ module JetsonBench
     SUMMARY_HEADERS = ["case", "Jetson i/s", "best peer", "best peer i/s", "ratio ± spread",
                        "Jetson objs/call", "peer objs/call", "Jetson GC µs/call", "peer GC µs/call",
                        "State ratio", "floor i/s", "Jetson ÷ floor", "best peer ÷ floor",
-                       "Jetson ns above floor"].freeze
+                       "Jetson ns above floor", "Jetson ÷ walk floor", "ratio bound (walk floor)"].freeze
 
     # Footnotes are numbered across the whole table: [[case, [footnote numbers]]]
     def summary(results, footnotes)
@@ -102,7 +102,8 @@ module JetsonBench
               Format.objects(s&.objects), Format.objects(peer&.objects), Format.decimal(s&.gc_us_per_call),
               Format.decimal(peer&.gc_us_per_call), state ? Format.ratio(sr, sspread) : "-",
               Format.ips(floor&.ips), Format.ratio(*res.floor_ratio_for(s)), Format.ratio(*res.floor_ratio_for(peer)),
-              Format.count(res.ns_above_floor(s))]
+              Format.count(res.ns_above_floor(s)), Format.ratio(*res.walk_floor_ratio_for(s)),
+              Format.ratio(*res.walk_floor_bound)]
       end
       t
     end
@@ -174,7 +175,13 @@ module JetsonBench
             "as a multiple of the floor's (floor i/s ÷ Jetson i/s), median of the per-round ratios ± half their " \
             "interquartile range; 1.00× would be at the floor. best peer ÷ floor: the same for the fastest peer. " \
             "Jetson ns above floor: 1e9 ÷ Jetson's median i/s − 1e9 ÷ the floor's, the time per call Jetson " \
-            "spends on its own work. Per case, ÷ floor is the same ratio for every contender.\n\n"
+            "spends on its own work. Per case, ÷ floor is the same ratio for every contender. " \
+            "walk floor: the floor's call, which first visits every value of the document as any generator on " \
+            "Ruby's public C API must (Arrays by their elements, Hashes with rb_hash_foreach, each value's type, a " \
+            "String's length and coderange) and writes nothing (bench/support/floor/floor.c), timed in the same " \
+            "rounds. Jetson ÷ walk floor: Jetson's time per call as a multiple of the walk floor's. ratio bound " \
+            "(walk floor): walk floor i/s ÷ the fastest peer's, median of the per-round ratios: about the ratio a " \
+            "generator on that API would reach if writing the bytes cost nothing.\n\n"
       md << summary_table.to_markdown << "\n\n"
       unless footnotes.empty?
         footnotes.each_with_index { |n, i| md << "#{i + 1}. #{n}\n" }

@@ -105,13 +105,27 @@ module JetsonBench
     def subject = @entries.find { |e| e.subject? && e.ran? }
     def subjects = @entries.select { |e| e.subject? && e.ran? }
     def best_peer = @entries.select { |e| e.peer? && e.ran? }.max_by(&:ips)
-    def floor = @entries.find { |e| e.floor? && e.ran? }
+    # The case's first floor: the call itself (bench/generate.rb's fresh
+    # String). A second one, where a case has it, is the walk floor: the
+    # call with every value visited, as any generator must (see
+    # bench/support/floor/floor.c).
+    def floor = floors.first
+    def walk_floor = floors[1]
+    def floors = @entries.select { |e| e.floor? && e.ran? }
     def warnings = @entries.select(&:warning?)
     def ratio_for(entry) = Stats.ratio(entry, best_peer)
 
     # entry's time per call as a multiple of the floor's (floor i/s ÷
     # entry's i/s), paired by round: [median, half IQR]; 1.00× is the floor.
     def floor_ratio_for(entry) = Stats.ratio(floor, entry)
+
+    # The same against the walk floor ([nil, nil] without one).
+    def walk_floor_ratio_for(entry) = Stats.ratio(walk_floor, entry)
+
+    # How much faster than the best peer a generator that only visits the
+    # values would be (walk floor i/s ÷ best peer i/s): about the most any
+    # generator on Ruby's public C API reaches.
+    def walk_floor_bound = Stats.ratio(walk_floor, best_peer)
 
     # Nanoseconds per call above the floor's, from the median rounds.
     def ns_above_floor(entry)
@@ -329,6 +343,11 @@ module JetsonBench
         @out.puts "   #{e.label} ÷ floor: #{Format.ratio(r, spread)} the floor's time per call " \
                   "(#{Format.count(result.ns_above_floor(e))} ns above it; 1.00× would be at the floor)"
       end
+      return unless result.walk_floor && result.best_peer
+
+      bound, spread = result.walk_floor_bound
+      @out.puts "   walk floor: #{Format.ratio(bound, spread)} the best peer's speed, about the most a generator " \
+                "visiting the values through Ruby's public C API could reach"
     end
   end
 end

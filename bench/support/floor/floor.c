@@ -13,9 +13,15 @@
  * the call itself, on the large ones that of allocating the output and
  * copying its bytes (memcpy).
  *
+ * Its walk(doc, opts) is the second floor, the walk floor: the same call,
+ * which first visits every value of doc as any generator on Ruby's public
+ * C API must (see floor_writer_walk), and writes nothing.
+ *
  * C99 and Ruby's public C API only.
  */
 #include <ruby.h>
+#include <ruby/encoding.h>
+#include <limits.h>
 
 typedef struct {
     VALUE expected; /* a frozen copy of the expected output, or Qnil */
@@ -82,6 +88,89 @@ static VALUE floor_writer_generate(int argc, VALUE *argv, VALUE self)
     return rb_utf8_str_new(RSTRING_PTR(expected), RSTRING_LEN(expected));
 }
 
+/* The walk floor: what a generator pays through Ruby's public C API to
+ * visit every value of the document before it writes a byte. Arrays by
+ * their element pointer, Hashes with rb_hash_foreach (the API's only
+ * ordered walk, with its guard), each value's type read and a String's
+ * length and coderange (a generator needs them to choose how to write it);
+ * scalars are taken in the loops, without a call. It writes nothing, looks
+ * up no Symbol's name and checks no byte for escaping. A generator can
+ * visit some values for a few instructions less than this plain recursion
+ * (Jetson writes a short Array of numbers without a call of its own), but
+ * cannot avoid the call, the result String and rb_hash_foreach, which are
+ * most of it on Hashes. The visit's sum is read back so that the compiler
+ * cannot drop it. */
+#define WALK_MAX_DEPTH 10000
+
+struct walk {
+    long sum;
+    int depth;
+};
+
+static void walk_value(struct walk *w, VALUE value);
+
+static inline void walk_scalar_or_value(struct walk *w, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value)) {
+        w->sum += (long)(value & 7); /* Integer, Float, Symbol, nil, true, false */
+    } else {
+        walk_value(w, value);
+    }
+}
+
+static int walk_pair_i(VALUE key, VALUE value, VALUE data)
+{
+    struct walk *w = (struct walk *)data;
+    walk_scalar_or_value(w, key);
+    walk_scalar_or_value(w, value);
+    return ST_CONTINUE;
+}
+
+static void walk_value(struct walk *w, VALUE value)
+{
+    switch (RB_BUILTIN_TYPE(value)) {
+    case T_STRING:
+        w->sum += RSTRING_LEN(value) + (long)RB_ENC_CODERANGE(value);
+        return;
+    case T_ARRAY: {
+        if (++w->depth > WALK_MAX_DEPTH) rb_raise(rb_eArgError, "the walk floor nests at most %d deep", WALK_MAX_DEPTH);
+        const long n = RARRAY_LEN(value);
+        const VALUE *elements = RARRAY_CONST_PTR(value);
+        for (long i = 0; i < n; i++) walk_scalar_or_value(w, elements[i]);
+        RB_GC_GUARD(value);
+        --w->depth;
+        return;
+    }
+    case T_HASH:
+        if (++w->depth > WALK_MAX_DEPTH) rb_raise(rb_eArgError, "the walk floor nests at most %d deep", WALK_MAX_DEPTH);
+        rb_hash_foreach(value, walk_pair_i, (VALUE)w);
+        --w->depth;
+        return;
+    default: /* a heap Float, a Bignum, another object: its type is known */
+        w->sum += 1;
+        return;
+    }
+}
+
+/* walk(doc, opts = nil): visits every value of doc (see above), then
+ * returns a new UTF-8 String with the expected bytes, as generate does. */
+static VALUE floor_writer_walk(int argc, VALUE *argv, VALUE self)
+{
+    floor_writer *fw = floor_writer_get(self);
+    VALUE expected = fw->expected;
+
+    rb_check_arity(argc, 1, 2);
+    if (NIL_P(expected)) {
+        rb_raise(rb_eRuntimeError, "JetsonBench::FloorWriter not initialized");
+    }
+    struct walk w = {0, 0};
+    walk_scalar_or_value(&w, argv[0]);
+    VALUE result = rb_utf8_str_new(RSTRING_PTR(expected), RSTRING_LEN(expected));
+    /* Read back, so that the visit is not optimized away. */
+    if (w.sum == LONG_MIN) rb_raise(rb_eRuntimeError, "unreachable");
+    return result;
+}
+
 void Init_jetson_bench_floor(void)
 {
     VALUE mJetsonBench = rb_define_module("JetsonBench");
@@ -90,4 +179,5 @@ void Init_jetson_bench_floor(void)
     rb_define_alloc_func(cFloorWriter, floor_writer_alloc);
     rb_define_method(cFloorWriter, "initialize", floor_writer_initialize, 1);
     rb_define_method(cFloorWriter, "generate", floor_writer_generate, -1);
+    rb_define_method(cFloorWriter, "walk", floor_writer_walk, -1);
 }
