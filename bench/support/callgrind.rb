@@ -242,9 +242,10 @@ module JetsonBench
             "(bench/support/floor/floor.c): the call itself and the result String, which no generator can go " \
             "below; it is no peer. The walk floor row is the same call, which first visits every value of the " \
             "document as any generator on Ruby's public C API must (Arrays by their elements, Hashes with " \
-            "rb_hash_foreach, each value's type, a String's length and coderange) and writes nothing: its best " \
-            "peer ÷ this is about the most any such generator reaches. above floor: instructions/call − the floor's, what a " \
-            "contender executes for its own work. Where the instructions go: each function's self cost in the same calls, per call " \
+            "rb_hash_foreach, each value's type, a String's length and coderange) and writes nothing: its " \
+            "best peer ÷ this is about the most any such generator reaches. above floor: instructions/call − " \
+            "the floor's, what a contender executes for its own work. Where the instructions go: each " \
+            "function's self cost in the same calls, per call " \
             "(bench/support/callgrind_functions.rb): the extension's functions with what was inlined into them, " \
             "Ruby's Hash iteration (rb_hash_foreach and the rb_ensure it guards a Hash's table with), the " \
             "result String with the GC, and the method call, which also holds the loop's own iterations " \
