@@ -44,6 +44,24 @@ module Jetson
       Jetson::Rails::OjTakeover.after_initialize(app, wanted: wanted)
     end
 
+    # One line in the boot's log says what renders .json.jbuilder views,
+    # once ActionView has loaded (its handlers are registered then): an app
+    # whose bundle has the jbuilder gem and that never loaded
+    # jetson/jbuilder sees that its views are not on Jetson
+    # (Jetson::Rails.diagnostics[:jbuilder_views] says the same).
+    config.after_initialize do
+      ActiveSupport.on_load(:action_view) do
+        views = Jetson::Rails::Diagnostics.jbuilder_views
+        if views == "Jetson"
+          ::Rails.logger&.info("Jetson: .json.jbuilder views render through Jetson")
+        elsif views
+          ::Rails.logger&.info("Jetson: .json.jbuilder views render through #{views}; " \
+                               "`require \"jetson/jbuilder\"` (or require: \"jetson/jbuilder\" in the Gemfile) " \
+                               "renders them with Jetson")
+        end
+      end
+    end
+
     # `render json_stream:` (lib/jetson/streaming/), in every controller
     # with renderers; it writes the app's encoder's bytes, or with partial:
     # the views' (jetson/jbuilder's or the jbuilder gem's), so it needs no

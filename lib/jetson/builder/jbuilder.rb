@@ -2,14 +2,13 @@
 
 require "jetson/builder/builder"
 
-# jetson/jbuilder stands in for the jbuilder gem, whose Jbuilder this would
-# reopen as another class: it is loaded instead of `require "jbuilder"`, not
-# after it.
-if defined?(::Jbuilder) && !(::Jbuilder <= Jetson::Builder)
-  raise LoadError, "jetson/jbuilder defines Jbuilder, but the jbuilder gem's Jbuilder is already loaded: " \
-                   "remove the jbuilder gem from the Gemfile (or give it `require: false`) and require " \
-                   "jetson/jbuilder in its place"
-end
+require "jetson/builder/jbuilder_gem"
+
+# jetson/jbuilder stands in for the jbuilder gem: from here on the gem's
+# files load Jetson's (stand_in/), and where the gem was loaded first its
+# classes make way for Jetson's (Jetson::Builder::JbuilderGem).
+Jetson::Builder::JbuilderGem.stand_in
+Jetson::Builder::JbuilderGem.take_over
 
 # The jbuilder gem's Jbuilder, on {Jetson::Builder} (`require
 # "jetson/jbuilder"`): the same DSL and output, so existing code runs
@@ -27,4 +26,5 @@ class Jbuilder < Jetson::Builder
   # What attributes! holds where nothing was set (child! {}).
   Blank = ::Jetson::Builder::Blank
   Blank.shown_as = "Jbuilder::Blank"
+  ::Jetson::Builder::JbuilderGem.carry_over(self)
 end

@@ -10,7 +10,7 @@ module Jetson
     #   Jetson::Rails.diagnostics
     #   # => { records: { native: 24000, ruby: 0 }, values: { native: 120000, ruby: 200 },
     #   #      partials: { native: 2400, ruby: 0 }, calls: { native: 120, ruby: 0 },
-    #   #      encoder: "Jetson::RailsEncoder", memo_asks: 31,
+    #   #      encoder: "Jetson::RailsEncoder", jbuilder_views: "Jetson", memo_asks: 31,
     #   #      fallbacks: [{ kind: :values, reason: :reader, subject: "Post", detail: "title", count: 200,
     #   #                    why: "Post#title is the app's own reader (app/models/post.rb:4)" }] }
     #   puts Jetson::Rails::Diagnostics.report
@@ -30,7 +30,10 @@ module Jetson
     # A fallback that keeps happening once a process is warm (a "standing"
     # one) costs its speed on every request; one that happens only while it
     # boots does not. To tell them apart: reset! once the app is warm, then
-    # read again. memo_asks is the number of questions the native side sent
+    # read again. jbuilder_views says what renders .json.jbuilder views:
+    # "Jetson" (jetson/jbuilder's handler), "the jbuilder gem" (its
+    # handler: jetson/jbuilder was not loaded, or loaded after the app
+    # booted), or nil (no :jbuilder handler, or no ActionView). memo_asks is the number of questions the native side sent
     # to Ruby about classes (plans, stock methods): it stops growing once a
     # process is warm.
     #
@@ -49,6 +52,7 @@ module Jetson
           native, ruby, fallbacks, dropped = readings
           result = KINDS.to_h { |kind| [kind, { native: native.fetch(kind), ruby: ruby.fetch(kind) }] }
           result[:encoder] = defined?(::ActiveSupport.json_encoder) ? ::ActiveSupport.json_encoder.name : nil
+          result[:jbuilder_views] = jbuilder_views
           result[:memo_asks] = MethodWatch.asks
           result[:fallbacks] = fallbacks.map do |kind, reason, subject, detail, count|
             { kind: kind, reason: reason, subject: name_of(subject), detail: detail, count: count,
@@ -56,6 +60,20 @@ module Jetson
           end
           result[:fallbacks_uncounted] = dropped
           result
+        end
+
+        # What renders .json.jbuilder views in this process: "Jetson", "the
+        # jbuilder gem" (another :jbuilder handler), or nil (none).
+        # @return [String, nil]
+        def jbuilder_views
+          return nil unless defined?(::ActionView::Template) && ::ActionView::Template.respond_to?(:registered_template_handler)
+
+          handler = ::ActionView::Template.registered_template_handler(:jbuilder)
+          return nil unless handler
+
+          jetson = defined?(::JbuilderHandler) && handler.equal?(::JbuilderHandler) && defined?(::Jetson::Builder) &&
+                   defined?(::Jbuilder) && ::Jbuilder.is_a?(::Class) && ::Jbuilder < ::Jetson::Builder
+          jetson ? "Jetson" : "the jbuilder gem"
         end
 
         # Whether nothing went through Ruby since the last reset!.
@@ -68,7 +86,8 @@ module Jetson
         # @return [String]
         def report
           s = snapshot
-          lines = ["Jetson diagnostics (pid #{::Process.pid}, encoder #{s[:encoder] || 'none'}):"]
+          lines = ["Jetson diagnostics (pid #{::Process.pid}, encoder #{s[:encoder] || 'none'}" \
+                   "#{", .json.jbuilder views by #{s[:jbuilder_views]}" if s[:jbuilder_views]}):"]
           KINDS.each do |kind|
             lines << format("  %-9s %10d native  %8d through Ruby", kind, s[kind][:native], s[kind][:ruby])
           end

@@ -214,6 +214,7 @@ class JbuilderTemplate < ::Jbuilder
   rescue ::Jetson::NestingError, ::Jetson::GeneratorError => e
     ::Jetson::Rails.raise_as_json_gem_error(e)
   end
+  ::Jetson::Builder::JbuilderGem.carry_over(self)
 end
 
 # The :jbuilder template handler: a view gets a JbuilderTemplate as `json`
@@ -238,4 +239,5 @@ class JbuilderHandler
     "__jbuilder_json = defined?(json); json ||= JbuilderTemplate.new(self); #{source};\n" \
       "json.target! unless __jbuilder_json == \"local-variable\".freeze"
   end
+  ::Jetson::Builder::JbuilderGem.carry_over(self)
 end

@@ -1,0 +1,5 @@
+# frozen_string_literal: true
+
+# Jetson's stand-in for the jbuilder gem's file of this name (stand_in/README.md).
+require "jetson/jbuilder"
+require "jetson/views/jbuilder_template"
