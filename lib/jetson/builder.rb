@@ -6,4 +6,4 @@
 require "jetson/dependencies"
 Jetson::Dependencies.load_gem("active_support", "jetson/builder", "Jbuilder's output is ActiveSupport's JSON encoding")
 require "jetson/builder/builder"
-require "jetson/railtie" if defined?(::Rails::Railtie)
+Jetson::Dependencies.in_rails { require "jetson/railtie" }

@@ -15,6 +15,23 @@ module Jetson
       "action_view" => "actionview"
     }.freeze
 
+    # Runs `block` (an entry point's Rails half: its Railtie) now if Rails
+    # is loaded, else when a Rails application is defined, if one ever is:
+    # an entry point required before Rails (`rspec -r jetson/jbuilder`,
+    # RUBYOPT, a helper's first line) still brings its Railtie, as Bundler's
+    # order (Rails first) does. A Railtie defined then, before the app's own
+    # configuration, runs its initializers with the rest.
+    #
+    # @yield the Rails half, run once
+    # @return [void]
+    def self.in_rails(&block)
+      if defined?(::Rails::Railtie)
+        yield
+      else
+        ::ActiveSupport.on_load(:before_configuration, run_once: true) { block.call }
+      end
+    end
+
     # Requires `feature` for `entry_point`; `purpose` says why it is needed.
     # A LoadError about `feature` itself becomes a MissingDependencyError;
     # one about anything else (a file the gem itself requires) is left as it

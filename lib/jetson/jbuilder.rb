@@ -16,8 +16,9 @@ Jetson::Dependencies.load_gem("active_support", "jetson/jbuilder", "Jbuilder's o
 require "jetson/builder"
 require "jetson/builder/jbuilder"
 
-# In a Rails app the views render through ActionView.
-if defined?(::Rails::Railtie)
+# In a Rails app the views render through ActionView (also where this was
+# required before Rails: then when the app is defined).
+Jetson::Dependencies.in_rails do
   Jetson::Dependencies.load_gem("action_view", "jetson/jbuilder", "its .json.jbuilder views render through ActionView")
   require "jetson/views/railtie"
 end

@@ -8,4 +8,4 @@
 require "jetson/dependencies"
 Jetson::Dependencies.load_gem("active_support", "jetson/rails", "Rails mode is ActiveSupport's JSON encoding")
 require "jetson/rails/rails"
-require "jetson/railtie" if defined?(::Rails::Railtie)
+Jetson::Dependencies.in_rails { require "jetson/railtie" }

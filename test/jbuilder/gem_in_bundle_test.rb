@@ -122,4 +122,30 @@ class GemInBundleTest < Minitest::Test
     assert_match(/-e:\d+ derived ReportBuilder from the jbuilder gem's Jbuilder before Jetson was loaded/,
                  result["raised"].to_s)
   end
+
+  # Required before Rails (`rspec -r jetson/jbuilder`, RUBYOPT, a spec
+  # helper's first line), then an engine's require "jbuilder" after Rails:
+  # the stand-in answers it, and the views' Railtie still comes with the
+  # app, as the gem's would have.
+  def test_required_before_rails_the_views_come_with_the_app
+    result = child(<<~RUBY)
+      require "jetson/jbuilder"
+      require "rails"
+      require "action_controller/railtie"
+      require "action_view/railtie"
+      require "jbuilder"
+      class App < Rails::Application
+        config.eager_load = false
+        config.logger = Logger.new(nil)
+        config.secret_key_base = "test"
+      end
+      App.initialize!
+      view = ActionView::Base.with_empty_template_cache.with_view_paths([])
+      puts JSON.generate("views" => Jetson::Rails.diagnostics[:jbuilder_views], "gem_files" => #{gem_files_loaded},
+                         "json" => view.render(inline: "json.a 1", type: :jbuilder))
+    RUBY
+    assert_equal "Jetson", result["views"]
+    assert_empty result["gem_files"]
+    assert_equal '{"a":1}', result["json"]
+  end
 end
