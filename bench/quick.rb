@@ -27,13 +27,14 @@ module BenchQuick
   STEPS = {
     "deploy" => [%w[--boots=1 --warmup=1 --time=1 --only=index,nested,composed,cached,render_json],
                  "the kit's app under puma, production: 1 boot per world, 1 s of wrk per endpoint"],
-    "views" => [%w[--quick], "Jbuilder views through the Rails stack: 3 rounds of 0.3 s slices"],
+    "views" => [%w[--quick jetson/jbuilder],
+                "Jbuilder views through the Rails stack, Jetson and the jbuilder gem: 3 rounds of 0.3 s slices"],
     "rails" => [%w[--quick], "render json: and to_json against ActiveSupport: 3 rounds"],
     "records" => [%w[--quick sqlite fresh a1 a2 a3 a4 a5 a6],
                   "ActiveRecord to_json, fresh loads, SQLite, the six shapes: 3 rounds"],
-    "builder" => [%w[--quick], "Jbuilder code against the jbuilder gem and the serializers: 3 rounds"],
+    "builder" => [%w[--quick jetson::builder panko], "Jbuilder code against the jbuilder gem and panko: 3 rounds"],
     "streaming" => [%w[--rows 20000 --runs 1], "render json_stream: 20,000 records, 1 request per contender"],
-    "generate" => [%w[--quick --no-alloc small twitter.json citm_catalog.json canada.json],
+    "generate" => [%w[--quick --warmup=0.1 --time=0.2 --no-alloc small twitter.json citm_catalog.json canada.json],
                    "the generator against json and Oj: the small cases and the large documents, 3 rounds"]
   }.freeze
 

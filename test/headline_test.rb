@@ -1,8 +1,10 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/subprocess"
 require "tmpdir"
 require "fileutils"
+require "open3"
 require_relative "../bench/support/headline"
 require_relative "../bench/support/chart"
 
@@ -13,6 +15,7 @@ require_relative "../bench/support/chart"
 # pasted in. And a results file whose table lost a row the headline reads
 # fails loudly, naming the file and the row, instead of drawing less.
 class HeadlineTest < Minitest::Test
+  include JetsonSubprocess
   ROOT = File.expand_path("..", __dir__)
   RESULTS = File.join(ROOT, "bench/results")
   H = JetsonBench::Headline
@@ -28,19 +31,20 @@ class HeadlineTest < Minitest::Test
     end
     views = read.find { _1.file == "views.md" }
     # The Summary table's cell, "1.65× (0.93–2.44)", read as 1.65.
-    summary = File.read(File.join(RESULTS, "views.md"))[/^\| Jetson \(jetson\/jbuilder\) \| [^|]+ \| ([\d.]+)×/, 1]
+    text = File.read(File.join(RESULTS, "views.md"), encoding: Encoding::UTF_8)
+    summary = text[/^\| Jetson \(jetson\/jbuilder\) \| [^|]+ \| ([\d.]+)×/, 1]
     assert_equal Float(summary), views.bars.first.low
   end
 
   def test_the_readme_shows_the_table_read_from_bench_results
-    readme = File.read(File.join(ROOT, "README.md"))
+    readme = File.read(File.join(ROOT, "README.md"), encoding: Encoding::UTF_8)
     assert_includes readme, H.markdown(uses),
                     "README.md's headline table differs from bench/results: run `bundle exec rake bench:chart` " \
                     "and paste the table it prints"
   end
 
   def test_the_committed_chart_is_drawn_from_bench_results
-    committed = File.read(File.join(ROOT, "docs/images/speedups.svg"))
+    committed = File.read(File.join(ROOT, "docs/images/speedups.svg"), encoding: Encoding::UTF_8)
     assert_equal JetsonBench::Chart.svg(uses), committed, "docs/images/speedups.svg is not bench/results' chart: bundle exec rake bench:chart"
   end
 
@@ -49,7 +53,7 @@ class HeadlineTest < Minitest::Test
     Dir.mktmpdir do |dir|
       FileUtils.cp(Dir[File.join(RESULTS, "*.md")], dir)
       path = File.join(dir, file)
-      text = File.read(path)
+      text = File.read(path, encoding: Encoding::UTF_8)
       cut = text.lines.reject { _1.start_with?(row_start) }.join
       refute_equal text, cut, "the test's row #{row_start.inspect} is not in #{file}"
       File.write(path, cut)
@@ -75,21 +79,27 @@ class HeadlineTest < Minitest::Test
       assert_raises(H::Missing) { H.uses(dir) }
       FileUtils.cp(File.join(RESULTS, "records.md"), dir)
       path = File.join(dir, "streaming.md")
-      File.write(path, File.read(path).sub(/^- CPU:.*\n/, ""))
+      File.write(path, File.read(path, encoding: Encoding::UTF_8).sub(/^- CPU:.*\n/, ""))
       error = assert_raises(H::Missing) { H.uses(dir) }
       assert_match(/streaming\.md: no CPU line/, error.message)
     end
   end
 
+  # bench/chart.rb as rake bench:chart runs it (it needs no gem).
+  def chart(*args)
+    out, status = Open3.capture2e(CLEAN_ENV, RbConfig.ruby, File.join(ROOT, "bench/chart.rb"), *args)
+    [out.force_encoding(Encoding::UTF_8), status]
+  end
+
   def test_bench_chart_prints_the_table_and_fails_on_a_missing_row
+    skip_subprocess_under_valgrind
     without("views.md", "| Jetson (jetson/jbuilder) |") do |dir|
-      out = IO.popen([RbConfig.ruby, File.join(ROOT, "bench/chart.rb"), "--results=#{dir}", err: %i[child out]],
-                     &:read)
-      refute $?.success?
+      out, status = chart("--results=#{dir}")
+      refute status.success?
       assert_match(/views\.md: no table with a column "index ÷ gem" and a row "Jetson \(jetson\/jbuilder\)"/, out)
     end
-    out = IO.popen([RbConfig.ruby, File.join(ROOT, "bench/chart.rb"), err: %i[child out]], &:read)
-    assert $?.success?, out
+    out, status = chart
+    assert status.success?, out
     assert_includes out, H.markdown(uses)
   end
 end

@@ -34,9 +34,14 @@ module JetsonBench
     def svg(uses, subtitle: SUBTITLE, source: SOURCE)
       drawn = uses.reject { _1.bars.empty? }
       left_out = uses - drawn
-      top = drawn.flat_map(&:bars).map(&:high).max
-      ticks = (0..[top.ceil, 2].max).to_a
+      bars = drawn.flat_map(&:bars)
+      ticks = (0..[bars.map(&:high).max.ceil, 2].max).to_a
       x = ->(value) { PLOT_LEFT + ((PLOT_RIGHT - PLOT_LEFT) * value / ticks.last.to_f) }
+      # One more tick while a bar's value (about 7.5 px a character) would
+      # run past the right edge.
+      while bars.any? { x[_1.high] + 6 + (_1.text.size * 7.5) > WIDTH - 8 }
+        ticks << (ticks.last + 1)
+      end
       height = TOP + drawn.sum { GROUP_HEAD + (_1.bars.size * ROW) + GROUP_GAP } + 58
       plot_top = TOP - 8
       plot_bottom = height - 62

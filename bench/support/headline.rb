@@ -42,7 +42,7 @@ module JetsonBench
         @path = path
         raise Missing, "#{path}: no such results file" unless File.file?(path)
 
-        @text = File.read(path)
+        @text = File.read(path, encoding: Encoding::UTF_8)
         @tables = parse_tables(@text)
       end
 
@@ -68,14 +68,14 @@ module JetsonBench
       # The first table that has a column named column and a row named row.
       def table(column, row)
         @tables.find { |t| t.column(column) && t.row(row) } or
-          raise Missing, "#{path}: no table with a column #{column.inspect} and a row #{row.inspect}"
+          raise Missing, "#{path}: no table with a column \"#{column}\" and a row \"#{row}\""
       end
 
       # The cell's text, e.g. "1.65× (0.93–2.44)" or "37.1 ms".
       def cell(column, row)
         t = table(column, row)
         value = t.row(row)[t.column(column)]
-        raise Missing, "#{path}: the cell #{row.inspect} / #{column.inspect} is empty" if value.nil? || value.empty?
+        raise Missing, "#{path}: the cell \"#{row}\" / \"#{column}\" is empty" if value.nil? || value.empty?
 
         value
       end
@@ -83,8 +83,8 @@ module JetsonBench
       # The ratio a cell leads with ("2.80× (1.89–3.23)", "1.30× ± 0.03").
       def ratio(column, row)
         value = cell(column, row)
-        Float(value[/\A(\d+(?:\.\d+)?)×/, 1] || raise(Missing, "#{path}: #{row.inspect} / #{column.inspect} " \
-                                                                "is #{value.inspect}, not a ratio"))
+        Float(value[/\A(\d+(?:\.\d+)?)×/, 1] || raise(Missing, "#{path}: \"#{row}\" / \"#{column}\" " \
+                                                                "is \"#{value}\", not a ratio"))
       end
 
       private
