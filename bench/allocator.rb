@@ -81,7 +81,7 @@ module JetsonBench
       if argv.include?("--no-write")
         puts text
       else
-        path = File.expand_path("results/allocator.md", __dir__)
+        path = JetsonBench.results_path("allocator.md")
         File.write(path, text)
         puts "wrote #{path}"
       end

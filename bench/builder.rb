@@ -515,7 +515,7 @@ puts
 notes.each { |n| puts "- #{n}" }
 
 if options.write
-  path = File.expand_path(options.oj? ? "results/builder-oj.md" : "results/builder.md", __dir__)
+  path = JetsonBench.results_path(options.oj? ? "builder-oj.md" : "builder.md")
   command = "bundle exec ruby #{JetsonBench::Environment.yjit? ? '--yjit ' : ''}bench/builder.rb #{ARGV.join(' ')}".strip
   md = +"# Jetson builder benchmark (templates and serializers)\n\nCommand: `#{command}`\n\n"
   FACTS.each { |k, v| md << "- **#{k}**: #{v}\n" }

@@ -309,7 +309,7 @@ module BenchDeploy
     def write(text)
       name = ["deploy", (@o.workers.zero? ? nil : "cluster"), @o.apm, (@o.log_level == "debug" ? "debug" : nil)]
              .compact.join("-") + ".md"
-      path = File.expand_path("results/#{name}", __dir__)
+      path = JetsonBench.results_path(name)
       File.write(path, text)
       puts "wrote #{path}"
     end

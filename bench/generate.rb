@@ -189,7 +189,7 @@ JetsonBench::Documents.loaded.each { |d| puts "data: #{d.note}" }
 JetsonBench::Report.print_summary(results)
 
 if options.write
-  path = File.expand_path("results/generate.md", __dir__)
+  path = JetsonBench.results_path("generate.md")
   JetsonBench::Report.write_markdown(
     path, title: "Jetson generate benchmark", results: results, options: options,
           data_notes: JetsonBench::Documents.notes,

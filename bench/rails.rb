@@ -135,7 +135,7 @@ puts table.to_console
 notes.each { |n| puts "- #{n}" }
 
 if options.write
-  path = File.expand_path("results/rails.md", __dir__)
+  path = JetsonBench.results_path("rails.md")
   command = "bundle exec ruby #{JetsonBench::Environment.yjit? ? '--yjit ' : ''}bench/rails.rb #{ARGV.join(' ')}".strip
   md = +"# Jetson Rails-mode benchmark\n\nCommand: `#{command}`\n\n"
   JetsonBench::Environment.facts(options).each { |k, v| md << "- **#{k}**: #{v}\n" }

@@ -183,6 +183,6 @@ if options.write
   end
   md << "\n## Notes\n\n"
   (notes + skipped.map { |s| "skipped #{s}" }).each { |n| md << "- #{n}\n" }
-  path = JetsonBench::Report.write_file(File.expand_path("results/records.md", __dir__), md)
+  path = JetsonBench::Report.write_file(JetsonBench.results_path("records.md"), md)
   puts "wrote #{path}"
 end

@@ -32,6 +32,7 @@ require "time"
 require "etc"
 require_relative "../kit/streaming_app/server"
 require_relative "../kit/streaming_app/database"
+require_relative "support/results_dir"
 
 module BenchStreaming
   CONTENDERS = [
@@ -151,7 +152,7 @@ module BenchStreaming
     puts lines.join("\n")
     return unless opts[:write]
 
-    path = File.expand_path("results/streaming.md", __dir__)
+    path = JetsonBench.results_path("streaming.md")
     File.write("#{path}.tmp", "#{lines.join("\n")}\n")
     File.rename("#{path}.tmp", path)
   end

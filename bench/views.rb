@@ -427,7 +427,7 @@ puts
 if options.write
   name = DATABASE == "sqlite3" ? "views" : "views-#{DATABASE}"
   name += "-oj" if options.oj?
-  path = File.expand_path("results/#{name}.md", __dir__)
+  path = JetsonBench.results_path("#{name}.md")
   command = "bundle exec ruby #{yjit ? '--yjit ' : ''}bench/views.rb #{ARGV.join(' ')}".strip
   md = +"# Jbuilder views through the Rails stack\n\nCommand: `#{command}`\n\n"
   facts.each { |k, v| md << "- **#{k}**: #{v}\n" }

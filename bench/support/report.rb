@@ -4,6 +4,7 @@ require "etc"
 require "time"
 require_relative "table"
 require_relative "stats"
+require_relative "results_dir"
 
 module JetsonBench
   # Where the numbers come from: Ruby, YJIT, gems, CPU, date.
@@ -216,7 +217,7 @@ module JetsonBench
       puts text
       return if argv.include?("--no-write")
 
-      puts "written to #{write_file(File.expand_path("../results/#{name}", __dir__), text)}"
+      puts "written to #{write_file(JetsonBench.results_path(name), text)}"
     end
 
     # Written beside and renamed into place, so that an interrupted run never
