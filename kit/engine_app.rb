@@ -70,7 +70,7 @@ module Kit
       return gemfile if File.exist?("#{gemfile}.lock")
 
       FileUtils.mkdir_p(dir)
-      pinned = %w[railties actionpack actionview activesupport json].filter_map do |name|
+      pinned = %w[railties actionpack actionview activesupport json jbuilder].filter_map do |name|
         spec = Gem.loaded_specs[name]
         %(gem #{name.dump}, "= #{spec.version}") if spec
       end
@@ -79,7 +79,6 @@ module Kit
         #{pinned.join("\n")}
         #{lines.join("\n")}
       GEMFILE
-      FileUtils.cp(Bundler.default_lockfile, "#{gemfile}.lock")
       _, err, status = run({ "BUNDLE_GEMFILE" => gemfile }, "bundle", "lock", "--local", chdir: dir)
       raise "bundle lock --local failed for #{gemfile}:\n#{err}" unless status.success?
 
