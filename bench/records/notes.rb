@@ -21,9 +21,15 @@ module RecordsBench
       "is loaded and every attribute of every loaded record read before the slice (the slice reuses it; each " \
       "contender has its own). Floor (fresh only): the same query loading the same records (to_a), nothing read; " \
       "timed in the same rounds. Loaded-once cases have no floor: their time above floor is their whole time.",
-      "A: every contender is `to_json` with ActiveSupport.json_encoder set to the app's Rails stock encoder " \
-      "(#{JetsonBench::RailsStock.describe}; json #{gems['json']}) or Jetson::RailsEncoder; Jetson's output must be " \
-      "byte-identical to the stock encoder's (else the run aborts). Shapes: " +
+      (if OJ
+         "A (--oj): the worlds called Oj.optimize_rails (oj #{gems['oj']}); every contender is `to_json` with " \
+           "ActiveSupport.json_encoder set to Oj::Rails::Encoder or to Jetson::OjEncoder (what the Railtie installs in " \
+           "its place); Jetson's output must be byte-identical to Oj's (else the run aborts). Shapes: "
+       else
+         "A: every contender is `to_json` with ActiveSupport.json_encoder set to the app's Rails stock encoder " \
+           "(#{JetsonBench::RailsStock.describe}; json #{gems['json']}) or Jetson::RailsEncoder; Jetson's output must be " \
+           "byte-identical to the stock encoder's (else the run aborts). Shapes: "
+       end) +
       A_SHAPES.map { |id, title| "#{id} #{title}" }.join("; ") + ".",
       "B: #{B_TITLE}. Jbuilder forms: " + B_FORMS.map { |f, code| "#{f}: `#{format(code, 'posts')}`" }.join("; ") +
       " (Post#to_builder = `Jbuilder.new { |j| j.(self, #{B_FIELDS}) }`). The jbuilder gem " \
