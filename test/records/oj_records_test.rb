@@ -47,6 +47,8 @@ class RecordsOjNativeTest < Minitest::Test
     def native_records = Jetson::Rails.diagnostics[:records][:native]
 
     worlds = adapters.to_h { |adapter| [adapter, RecordMatrix.world(adapter, insert: false)] }
+    OjArray = Class.new(Array)
+    OjHash = Class.new(Hash)
     # Models an app writes that Oj leaves to their own Ruby, or not: an
     # overridden attributes (which ActiveRecord's serializable_hash does not
     # read), an as_json of the model's own.
@@ -66,7 +68,13 @@ class RecordsOjNativeTest < Minitest::Test
       "own as_json" => [->(w) { w.namespace::OwnAsJson.order(:id).limit(3) }, [nil, { only: :body }]],
       "records in a Hash" => [->(w) { { a: w.model(:comment).order(:id).limit(3).to_a, "b" => [w.model(:author).first] } },
                               [nil, { escape: false }]],
-      "proxies in Jbuilder style" => [->(w) { w.model(:article).includes(:comments).order(:id).map(&:comments) }, [nil]]
+      "proxies in Jbuilder style" => [->(w) { w.model(:article).includes(:comments).order(:id).map(&:comments) }, [nil]],
+      # Oj's key filter (only:, except:) on the Hashes it walks outside
+      # as_json results, a subclass's too, and not inside a record's.
+      "filtered containers" => [lambda { |w|
+        { "id" => 1, "x" => OjArray[{ "id" => 2, "y" => 3, "body" => "b" }, w.model(:comment).first],
+          "body" => w.model(:comment).limit(2), :y => OjHash["id" => 4, "y" => 5] }
+      }, [{ only: %i[id x body] }, { except: [:y] }, { only: "body" }]]
     }
 
     # Oj's settings: each a change on top of the ones before. The first runs
@@ -89,7 +97,7 @@ class RecordsOjNativeTest < Minitest::Test
     }
     all_combos = RecordMatrix.combos
     some = ["records", "relation", "single", "include", "belongs_to", "proxies", "random model", "in a Hash",
-            "select aliases", "own attributes", "own as_json", "records in a Hash"]
+            "select aliases", "own attributes", "own as_json", "records in a Hash", "filtered containers"]
     report = {}
     variants.each_with_index do |(variant, change), index|
       change.call

@@ -47,8 +47,12 @@ typedef struct oj_call {
     jt_rails_call records; /* first: see above */
     VALUE oj_rails;        /* Oj::Rails */
     /* The call's options name Oj's only: or except:, which Oj applies to the
-     * keys of the Hashes it walks outside as_json results (see oj_container). */
+     * keys of the Hashes it walks outside as_json results (see oj_container);
+     * Oj::Rails.encode does not, so what Oj writes there is written by an
+     * Oj::Rails::Encoder of the call's options (made on first need; on the
+     * C stack, where the GC sees it). */
     bool key_filter;
+    VALUE filter_encoder;
 } oj_call;
 
 static const oj_call *oj_call_of(const jt_gen *g)
@@ -64,10 +68,19 @@ static void paste_oj_text(jt_gen *g, VALUE value)
 {
     jt_before_ruby(g);
     VALUE given = jt_rails_call_of(g)->as_json_options;
-    VALUE oj_rails = oj_call_of(g)->oj_rails;
-    VALUE text = given == Qundef ? rb_funcall(oj_rails, jj.id_encode, 1, value)
-                                 : rb_funcall(oj_rails, jj.id_encode, 2, value,
-                                              NIL_P(given) ? rb_hash_new() : rb_hash_dup(given));
+    oj_call *call = (oj_call *)g->mode_state;
+    VALUE oj_rails = call->oj_rails, text;
+    if (given == Qundef) {
+        text = rb_funcall(oj_rails, jj.id_encode, 1, value);
+    } else if (call->key_filter) {
+        if (!call->filter_encoder) {
+            VALUE encoder_class = rb_const_get(oj_rails, rb_intern("Encoder"));
+            call->filter_encoder = rb_funcall(encoder_class, rb_intern("new"), 1, given);
+        }
+        text = rb_funcall(call->filter_encoder, jj.id_encode, 1, value); /* hands as_json a copy */
+    } else {
+        text = rb_funcall(oj_rails, jj.id_encode, 2, value, NIL_P(given) ? rb_hash_new() : rb_hash_dup(given));
+    }
     StringValue(text);
     jt_buffer_append_str(g->buf, text);
     RB_GC_GUARD(text);
@@ -87,19 +100,8 @@ static bool oj_string(jt_gen *g, VALUE str)
 static bool oj_container(jt_gen *g, VALUE *container, bool hash)
 {
     const jt_rails_settings *rails = jt_rails_of(g);
-    if (hash && oj_call_of(g)->key_filter && jt_rails_call_of(g)->as_json_options != Qundef) {
-        /* Oj::Rails.encode leaves the keys alone: an encoder of the options filters them. */
-        jt_before_ruby(g);
-        VALUE encoder_class = rb_const_get(oj_call_of(g)->oj_rails, rb_intern("Encoder"));
-        VALUE encoder = rb_funcall(encoder_class, rb_intern("new"), 1, jt_rails_call_of(g)->as_json_options);
-        VALUE text = rb_funcall(encoder, jj.id_encode, 1, *container);
-        StringValue(text);
-        jt_buffer_append_str(g->buf, text);
-        RB_GC_GUARD(text);
-        RB_GC_GUARD(encoder);
-        return false;
-    }
-    if (hash ? rails->oj_hashes : rails->oj_arrays) return true;
+    bool filtered = hash && oj_call_of(g)->key_filter && jt_rails_call_of(g)->as_json_options != Qundef;
+    if (!filtered && (hash ? rails->oj_hashes : rails->oj_arrays)) return true;
     paste_oj_text(g, *container);
     return false;
 }
@@ -403,6 +405,7 @@ VALUE jt_generate_oj(VALUE obj, const jt_rails_settings *rails, VALUE oj_rails, 
     /* Oj's encoder hands as_json an empty Hash where it was given none. */
     VALUE options = call.records.as_json_options;
     if (options == Qundef) call.records.as_json_options = Qnil;
+    call.filter_encoder = 0;
     call.key_filter = options != Qundef && (rb_hash_lookup2(options, jr.sym_only, Qundef) != Qundef ||
                                             rb_hash_lookup2(options, jr.sym_except, Qundef) != Qundef);
     int escape_mode = JT_ESCAPE_BASIC | (rails->escape_html ? JT_ESCAPE_JS_SEPARATORS | JT_ESCAPE_HTML : 0);
