@@ -57,6 +57,9 @@ class RecordsOjNativeTest < Minitest::Test
       world.namespace.const_set(:OwnAttributes, Class.new(base) do
         self.table_name = "comments"
         def attributes = { "id" => nil, "body" => nil }
+        # A methods: value whose Array as_json walks element by element.
+        def mixed = [1.5, nil, :sym, Time.utc(2024, 1, 2, 3, 4, 5, 678_901), [BigDecimal("1.10"), { b: 0.1 + 0.2 }],
+                     "x<\u2028>", 2**70, Date.new(2024, 2, 29), [], Float::NAN]
       end)
       world.namespace.const_set(:OwnAsJson, Class.new(base) do
         self.table_name = "comments"
@@ -64,7 +67,8 @@ class RecordsOjNativeTest < Minitest::Test
       end)
     end
     extra_queries = {
-      "own attributes" => [->(w) { w.namespace::OwnAttributes.order(:id).to_a }, [nil, { only: :body }]],
+      "own attributes" => [->(w) { w.namespace::OwnAttributes.order(:id).to_a },
+                           [nil, { only: :body }, { only: :id, methods: :mixed }]],
       "own as_json" => [->(w) { w.namespace::OwnAsJson.order(:id).limit(3) }, [nil, { only: :body }]],
       "records in a Hash" => [->(w) { { a: w.model(:comment).order(:id).limit(3).to_a, "b" => [w.model(:author).first] } },
                               [nil, { escape: false }]],
@@ -101,10 +105,12 @@ class RecordsOjNativeTest < Minitest::Test
     report = {}
     variants.each_with_index do |(variant, change), index|
       change.call
+      # Oj's settings do not depend on the database: the other variants run on the first.
+      variant_worlds = index.zero? ? worlds : worlds.first(1).to_h
       r = report[variant] = { "compared" => 0, "differ" => 0, "diffs" => [], "native" => 0, "oj_calls" => 0,
-                              "flags" => Jetson::Rails::OjRules.flags, "adapters" => worlds.keys }
-      combos = index.zero? ? all_combos.first(Integer(ENV.fetch("OJ_RECORD_COMBOS", "3"))) : [all_combos[index % all_combos.size]]
-      worlds.each do |adapter, world|
+                              "flags" => Jetson::Rails::OjRules.flags, "adapters" => variant_worlds.keys }
+      combos = index.zero? ? all_combos.first(Integer(ENV.fetch("OJ_RECORD_COMBOS", "2"))) : [all_combos[index % all_combos.size]]
+      variant_worlds.each do |adapter, world|
         models = world.models.fetch(true)
         queries = RecordMatrix::QUERIES.transform_values { |(build, options)| [-> { build.call(models) }, options] }
         extra_queries.each { |name, (build, options)| queries[name] = [-> { build.call(world) }, options] }
@@ -159,14 +165,14 @@ class RecordsOjNativeTest < Minitest::Test
     assert $?.success?, "the child failed"
     report = JSON.parse(output.lines.last)
     assert_equal 7, report.size
+    assert_equal adapters, report["Oj.optimize_rails"]["adapters"]
     report.each do |variant, r|
-      assert_operator r["compared"], :>, 30 * adapters.size, variant
-      assert_equal adapters, r["adapters"], variant
+      assert_operator r["compared"], :>, 30 * r["adapters"].size, variant
       assert_equal 0, r["differ"], "#{variant}: Jetson and Oj differ on #{r["differ"]} of #{r["compared"]}: " \
                                    "#{r["diffs"].inspect}"
       assert r["flags"], "#{variant}: Oj's encoder not written natively"
       # The records went through the attribute sets, not through Oj.
-      assert_operator r["native"], :>, 200 * adapters.size, variant
+      assert_operator r["native"], :>, 200 * r["adapters"].size, variant
     end
     default = report["Oj.optimize_rails"]
     assert_operator default["native"], :>, 2000 * adapters.size

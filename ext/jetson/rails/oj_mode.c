@@ -242,11 +242,36 @@ void jt_oj_as_json_float(jt_gen *g, VALUE value)
     }
 }
 
+/* A plain Array's as_json, ActiveSupport's while array_stock says so: its
+ * elements' as_json (a methods: value such as names read from an
+ * association), each written as jt_oj_as_json_value writes it. Ruby code
+ * may run between elements: the length is read again each time. */
+static bool oj_as_json_array(jt_gen *g, VALUE ary)
+{
+    jt_rails_call *call = jt_rails_call_of(g);
+    if (RB_UNLIKELY(call->array_stock < 0)) {
+        jt_before_ruby(g);
+        call->array_stock = jt_rails_stock(rb_cArray, JT_RAILS_ARRAY, jt_rails_of(g));
+    }
+    if (!call->array_stock) return false;
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, '[');
+    for (long i = 0; i < RARRAY_LEN(ary); i++) {
+        if (i > 0) jt_buffer_push(g->buf, ',');
+        jt_oj_as_json_value(g, RARRAY_AREF(ary, i));
+    }
+    g->depth--;
+    jt_buffer_push(g->buf, ']');
+    RB_GC_GUARD(ary);
+    return true;
+}
+
 /* value.as_json as Hash#as_json calls it on serializable_hash's values,
  * then Oj's writing of what it returns: nil, booleans, Integers, Symbols
  * (to_s) and Strings are their own as_json; a Float's is itself or nil; a
  * Time's, TimeWithZone's or Date's is ActiveSupport's text, written here
- * while its as_json is ActiveSupport's. The rest is asked of Ruby. */
+ * while its as_json is ActiveSupport's; a plain Array's is its elements'.
+ * The rest is asked of Ruby. */
 void jt_oj_as_json_value(jt_gen *g, VALUE value)
 {
     switch (rb_type(value)) {
@@ -266,6 +291,9 @@ void jt_oj_as_json_value(jt_gen *g, VALUE value)
                 jt_gen_value(g, value);
                 return;
             }
+            break;
+        case T_ARRAY:
+            if (RBASIC_CLASS(value) == rb_cArray && oj_as_json_array(g, value)) return;
             break;
         case T_OBJECT:
         case T_DATA: {
