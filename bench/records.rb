@@ -17,6 +17,9 @@
 #    (bench/records/world.rb; the jbuilder gem and jetson/jbuilder both define
 #    ::Jbuilder), one slice at a time, in rounds. See bench/README.md.
 
+# --oj: the worlds call Oj.optimize_rails; A's shapes only, Oj's encoder
+# against Jetson::OjEncoder (bench/records/cases.rb reads the variable).
+ENV["JETSON_BENCH_OJ"] = "1" if ARGV.include?("--oj")
 require_relative "support/setup"
 require_relative "../kit/database_servers"
 require_relative "records/cases"
@@ -46,6 +49,8 @@ if options.help?
       --rounds=N   rounds; a round times every contender of every case once, worlds and contenders
                    in an order rotated from round to round
       --verbose    print every slice;  --no-alloc: no objects/call;  --no-write: no bench/results/records.md
+      --oj         the app called Oj.optimize_rails: A's shapes (and A7, A8) with Oj::Rails::Encoder against
+                   Jetson::OjEncoder; written to bench/results/records-oj.md
       --callgrind[=N]  instead of timing: instructions per call of every selected contender, N calls
                    (default 3) in each world under valgrind --tool=callgrind (no JIT); written to
                    bench/results/records-callgrind.md
@@ -57,6 +62,7 @@ if options.help?
 end
 
 all_cases = RecordsBench.cases
+all_cases = all_cases.select { |k| k.group == "A" } if options.oj?
 if options.list
   all_cases.each { |k| puts "#{k.name}: #{k.title}\n  #{k.contenders.map { |c| "#{c.label} [#{c.world}]" }.join(', ')}" }
   exit
@@ -183,6 +189,6 @@ if options.write
   end
   md << "\n## Notes\n\n"
   (notes + skipped.map { |s| "skipped #{s}" }).each { |n| md << "- #{n}\n" }
-  path = JetsonBench::Report.write_file(JetsonBench.results_path("records.md"), md)
+  path = JetsonBench::Report.write_file(JetsonBench.results_path(options.oj? ? "records-oj.md" : "records.md"), md)
   puts "wrote #{path}"
 end

@@ -37,7 +37,7 @@ module RecordsBench
       end
       return unless options.write
 
-      path = JetsonBench::Report.write_file(File.expand_path("../results/records-callgrind.md", __dir__), md)
+      path = JetsonBench::Report.write_file(File.expand_path(OJ ? "../results/records-oj-callgrind.md" : "../results/records-callgrind.md", __dir__), md)
       puts "wrote #{path}"
     end
 

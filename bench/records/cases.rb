@@ -28,8 +28,12 @@ module RecordsBench
     def floor = contenders.find { |c| c.floor? && c.world == "jetson" }
   end
 
-  STOCK = "ActiveSupport (stock)"
-  JETSON = "Jetson::RailsEncoder"
+  # --oj (bench/records.rb sets JETSON_BENCH_OJ for the worlds too): the app
+  # called Oj.optimize_rails; A's stock encoder is Oj's and Jetson's is
+  # Jetson::OjEncoder, which the Railtie puts in its place (Oj's bytes).
+  OJ = ENV["JETSON_BENCH_OJ"] == "1"
+  STOCK = OJ ? "Oj::Rails::Encoder" : "ActiveSupport (stock)"
+  JETSON = OJ ? "Jetson::OjEncoder" : "Jetson::RailsEncoder"
   FLOOR = "floor: load only"
   FLOOR_JBUILDER = "floor: load only (jbuilder world)"
   MODES = %i[fresh loaded].freeze
@@ -48,7 +52,18 @@ module RecordsBench
     ["A4", "posts.map { |p| p.comments.to_a }.to_json: the same 2,000 as Arrays",
      "#{POSTS_WITH_COMMENTS}.to_a", "%s.map { |p| p.comments.to_a }.to_json"],
     ["A5", "Comment.all.to_json: a relation of 2,000 rows, loaded by the call", "Comment.all", "%s.to_json"],
-    ["A6", "Comment.all.to_a.to_json", "Comment.all.to_a", "%s.to_json"]
+    ["A6", "Comment.all.to_a.to_json", "Comment.all.to_a", "%s.to_json"],
+    *(if OJ
+        # render json: hands to_json its options (an Oj app's common call);
+        # the serializer projects' to_json with only:, methods: and include:.
+        [["A7", "render json: Comment.all (to_json(prefixes:, template:), the options render passes)", "Comment.all",
+          "%s.to_json(prefixes: [\"comments\"], template: \"index\")"],
+         ["A8", "Post.includes(:comments, :commenters).to_json(only: [:id, :body], methods: :commenter_names, " \
+                "include: :comments)", "Post.includes(:comments, :commenters).order(:id)",
+          "%s.to_json(only: [:id, :body], methods: :commenter_names, include: :comments)"]]
+      else
+        []
+      end)
   ].freeze
 
   B_TITLE = "the serializer projects' collection: #{B_POSTS}; per post id, body, commenter_names and " \

@@ -37,6 +37,11 @@ when "jetson"
   require_relative "serializers"
 else abort "usage: bench/records/world.rb jetson|jbuilder CONFIG_JSON"
 end
+if ENV["JETSON_BENCH_OJ"] == "1" # --oj: an app that called Oj.optimize_rails (cases.rb)
+  require "oj"
+  Oj.optimize_rails
+  OJ_ENCODERS = { "stock" => Oj::Rails::Encoder, "jetson" => Jetson::OjEncoder }.freeze
+end
 require_relative "../support/runner" # JetsonBench::Compiler
 require_relative "../support/slices"
 require_relative "../../kit/child_process"
@@ -67,7 +72,10 @@ module RecordsBench
     def entry(name, label) = @entries.fetch([name, label]) { raise ArgumentError, "no contender #{label} in #{name}" }
 
     def prepare(entry)
-      ActiveSupport.json_encoder = entry.contender.encoder == "jetson" ? Jetson::RailsEncoder : JetsonBench::RailsStock::ENCODER
+      ActiveSupport.json_encoder = if defined?(OJ_ENCODERS) then OJ_ENCODERS.fetch(entry.contender.encoder)
+                                   elsif entry.contender.encoder == "jetson" then Jetson::RailsEncoder
+                                   else JetsonBench::RailsStock::ENCODER
+                                   end
       entry.data[0] = Data.read_all(TOPLEVEL_BINDING.eval(entry.kase.load)) unless entry.kase.fresh?
     end
 

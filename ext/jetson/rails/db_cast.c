@@ -219,6 +219,8 @@ bool jt_db_cast_write(jt_gen *g, jt_db_context *c, const jt_db_cast *cast, VALUE
                 return true;
             }
             if (!c->json_stock || !RB_TYPE_P(raw, T_STRING) || RBASIC_CLASS(raw) != rb_cString) return false;
+            /* json_column.c writes ActiveSupport's numbers, not Oj's: the reader runs. */
+            if (jt_rails_of(g)->oj) return false;
             return jt_json_column_write(g, raw);
         case JT_CAST_UUID: return write_uuid(g, raw);
         case JT_CAST_ENUM: return write_enum(g, cast, raw);

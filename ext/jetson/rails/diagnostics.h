@@ -41,6 +41,8 @@ enum jt_diag_reason {
     JT_WHY_ROOT,               /* include_root_in_json */
     JT_WHY_NAME_CLASH,         /* methods:/include: named like an attribute */
     JT_WHY_STI,                /* single-table inheritance without a plan */
+    JT_WHY_AS_JSON,            /* under Oj's encoder: the model's own as_json, which Oj calls */
+    JT_WHY_OJ_OPTIMIZED,       /* under Oj's encoder: Oj::Rails.optimize names the class, Oj writes it */
     /* values */
     JT_WHY_READER,             /* the attribute's reader is not ActiveRecord's */
     JT_WHY_PRIMARY_KEY,        /* id is not the primary key's reader the plan has */

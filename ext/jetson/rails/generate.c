@@ -115,17 +115,8 @@ static VALUE generate(VALUE obj, const jt_rails_settings *rails, VALUE coder_pro
     if (rails->oj) return jt_generate_oj(obj, rails, coder_proc, write);
     jt_config cfg;
     rails_config(&cfg, rails, coder_proc);
-    /* Field by field: the record plans and profiles count up from 0. */
     jt_rails_call call;
-    call.rails = rails;
-    call.float_stock = call.hash_stock = call.array_stock = -1;
-    call.as_json_options = rails->options;
-    call.dropping = false;
-    call.held_error = 0;
-    call.catching = 0;
-    call.record_plan_count = 0;
-    call.profile_count = 0;
-    jt_attribute_access_init(&call.attribute_access, rails->helper);
+    jt_rails_call_start(&call, rails);
     int escape_mode = JT_ESCAPE_BASIC | (rails->escape_js ? JT_ESCAPE_JS_SEPARATORS : 0) |
                       (rails->escape_html ? JT_ESCAPE_HTML : 0);
     VALUE result = jt_generate_mode(obj, &cfg, Qnil, &rails_mode, &call, escape_mode, write);

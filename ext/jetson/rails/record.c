@@ -131,13 +131,24 @@ JT_INLINE void record_separator(jt_gen *g, bool *first)
     *first = false;
 }
 
+/* A value of serializable_hash's Hash, as its as_json is written: in the
+ * as_json pass (Rails mode), or as `.as_json` makes it and Oj writes it. */
+static void gen_hash_value(jt_gen *g, VALUE value)
+{
+    if (RB_UNLIKELY(jt_rails_of(g)->oj)) {
+        jt_oj_as_json_value(g, value);
+    } else {
+        jt_rails_gen_in_pass(g, value, Qnil);
+    }
+}
+
 /* "name": value, in the as_json pass. */
 static void gen_pair_in_pass(jt_gen *g, bool *first, VALUE name, VALUE value)
 {
     record_separator(g, first);
     gen_rails_key(g, name);
     jt_buffer_push(g->buf, ':');
-    jt_rails_gen_in_pass(g, value, Qnil);
+    gen_hash_value(g, value);
 }
 
 /* "name": record.send(name) (read_attribute_for_serialization is send, and
@@ -307,7 +318,7 @@ static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
         return;
     }
     if (!p->record_stock) record_in_ruby(g, record, p);
-    jt_rails_gen_in_pass(g, rb_funcall(record, jr.id_serializable_hash, 1, options), Qnil);
+    gen_hash_value(g, rb_funcall(record, jr.id_serializable_hash, 1, options));
 }
 
 /* An include: association's value: a collection (to_ary) or one record. */
@@ -351,6 +362,33 @@ bool jt_record_model(jt_gen *g, VALUE model, struct jt_rails_profile *p)
     jt_rails_gen_in_pass(g, hash, Qnil);
     RB_GC_GUARD(hash);
     return true;
+}
+
+bool jt_record_model_oj(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options)
+{
+    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
+    if (root == Qundef) {
+        if (p->root < 0) p->root = RTEST(rb_funcall(model, jr.id_include_root_in_json, 0));
+        root = p->root ? Qtrue : Qfalse;
+    }
+    jt_attribute_access *a = &jt_rails_call_of(g)->attribute_access;
+    if (RTEST(root)) {
+        jt_before_ruby(g);
+        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
+        return false;
+    }
+    if (!p->record_stock) {
+        record_in_ruby(g, model, p);
+        return false;
+    }
+    /* The Hash's values are as_json'd without options: objects met in them
+     * go to Oj without the call's. */
+    jt_rails_call *call = jt_rails_call_of(g);
+    VALUE saved = call->as_json_options;
+    call->as_json_options = Qundef;
+    bool written = gen_rails_record(g, model, options);
+    call->as_json_options = saved;
+    return written;
 }
 
 bool jt_record_relation_class_p(jt_gen *g, VALUE klass)

@@ -23,6 +23,7 @@ struct jt_rails_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_rails_
     p->stock = jt_rails_stock(klass, p->kind, call->rails);
     p->record_stock = p->kind == JT_RAILS_MODEL && jt_rails_stock(klass, JT_RAILS_RECORD, call->rails);
     p->root = -1;
+    p->oj_optimized = -1;
     return p;
 }
 
@@ -395,6 +396,10 @@ static void gen_json_gem_value(jt_gen *g, VALUE value)
 /* Float#as_json: the Float when finite, else nil. */
 void jt_rails_float(jt_gen *g, VALUE obj)
 {
+    if (RB_UNLIKELY(jt_rails_of(g)->oj)) { /* a record's Float under Oj's encoder (db_cast.c) */
+        jt_oj_as_json_float(g, obj);
+        return;
+    }
     if (RB_UNLIKELY(jt_rails_call_of(g)->float_stock < 0)) {
         jt_before_ruby(g);
         jt_rails_call_of(g)->float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, jt_rails_of(g));

@@ -42,6 +42,8 @@ struct jt_rails_profile {
     /* include_root_in_json of its instances (a class attribute without an
      * instance writer): -1 until the first instance is asked. */
     signed char root;
+    /* Under Oj's encoder: Oj::Rails.optimized?(klass), -1 until asked. */
+    signed char oj_optimized;
 };
 
 typedef struct jt_rails_call {
@@ -68,6 +70,21 @@ typedef struct jt_rails_call {
     struct jt_rails_profile profiles[JT_PROFILE_CACHE];
     int profile_count;
 } jt_rails_call;
+
+/* A call's state before its walk: nothing settled yet. */
+JT_INLINE void jt_rails_call_start(jt_rails_call *call, const jt_rails_settings *rails)
+{
+    /* Field by field: the record plans and profiles count up from 0. */
+    call->rails = rails;
+    call->float_stock = call->hash_stock = call->array_stock = -1;
+    call->as_json_options = rails->options;
+    call->dropping = false;
+    call->held_error = 0;
+    call->catching = 0;
+    call->record_plan_count = 0;
+    call->profile_count = 0;
+    jt_attribute_access_init(&call->attribute_access, rails->helper);
+}
 
 JT_INLINE jt_rails_call *jt_rails_call_of(const jt_gen *g)
 {
@@ -126,5 +143,17 @@ bool jt_record_model(jt_gen *g, VALUE model, struct jt_rails_profile *p);
 bool jt_record_relation_class_p(jt_gen *g, VALUE klass);
 /* A relation written as as_json writes it: its records. */
 bool jt_record_relation(jt_gen *g, VALUE relation);
+
+/* Under Oj's encoder (oj_mode.c), whose call state starts with a
+ * jt_rails_call: record.as_json(options) as ActiveModel makes it
+ * (serializable_hash(options).as_json), written as Oj writes that Hash;
+ * false, with nothing written, where Oj has to write it. */
+bool jt_record_model_oj(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options);
+
+/* oj_mode.c: a value of a record's serializable_hash as `.as_json` makes
+ * it and Oj then writes it; a Float as Float#as_json makes it and Oj
+ * writes it. */
+void jt_oj_as_json_value(jt_gen *g, VALUE value);
+void jt_oj_as_json_float(jt_gen *g, VALUE value);
 
 #endif

@@ -117,6 +117,8 @@ module Jetson
           when :layout then "#{name} records with an attribute name or default Jetson does not read"
           when :serialization then serialization(subject)
           when :root then "#{name}.include_root_in_json is on"
+          when :as_json then "#{name}#as_json is the model's own (Oj's encoder calls it)"
+          when :oj_optimized then "Oj::Rails.optimize names #{name}: Oj writes its records itself"
           when :name_clash then "methods: or include: names #{detail.inspect}, also an attribute of #{name}"
           when :reader then "#{attribute} is not ActiveRecord's generated reader (#{reader_location(subject, detail)})"
           when :primary_key then "#{attribute} does not read the primary key the model's plan names"

@@ -6,9 +6,12 @@ module Jetson
   # (ext/jetson/rails/oj_mode.c), with Oj writing what is its own (objects'
   # as_json, Times, BigDecimals) and Oj's settings in force
   # (escape_html_entities_in_json, time_precision, Oj::Rails.optimize).
-  # Calls whose options Oj reads itself (only:, except:, indent: and Oj's
-  # other dump options) and Oj defaults that change its layout
-  # (Jetson::Rails::OjRules) go to Oj's encoder. Installed by the Railtie
+  # ActiveRecord records and relations are written from their attribute
+  # sets, as their as_json makes them and Oj writes that. Calls whose
+  # options Oj reads itself (indent: and Oj's other dump options, but for
+  # only: and except:, whose key filter is applied where Oj applies it) and
+  # Oj defaults that change its layout (Jetson::Rails::OjRules) go to Oj's
+  # encoder. Installed by the Railtie
   # (`config.jetson.oj = :native`, the default) or by hand:
   #
   #   Oj.optimize_rails
@@ -42,12 +45,19 @@ module Jetson
     private
 
     # Options Oj does not read (render json:'s escape: false, prefixes:,
-    # template:) only reach as_json, as Oj hands them on.
+    # template:) only reach as_json, as Oj hands them on. only: and except:
+    # reach as_json too (a record's serializable_hash reads them), and Oj
+    # filters the keys of the Hashes it walks outside as_json results with
+    # them: the native walk hands such Hashes to Oj (oj_mode.c).
+    KEY_FILTERS = %i[only except].freeze
+    private_constant :KEY_FILTERS
+
     def native_options?
       native = @native_options
       return native unless native.nil?
 
-      @native_options = @options.empty? || @options.keys.none? { |key| Rails::OjRules.option?(key) }
+      @native_options = @options.empty? ||
+                        @options.keys.none? { |key| !KEY_FILTERS.include?(key) && Rails::OjRules.option?(key) }
     end
 
     def oj_encoder
