@@ -148,4 +148,30 @@ class GemInBundleTest < Minitest::Test
     assert_empty result["gem_files"]
     assert_equal '{"a":1}', result["json"]
   end
+
+  # Required after the app booted on the gem (its handler registered, a
+  # view compiled): Jetson's handler takes the gem's place, and the views
+  # render Jetson's JbuilderTemplate with the gem's bytes.
+  def test_required_after_the_app_booted_on_the_gem_its_handler_takes_over
+    result = child(<<~RUBY)
+      require "rails"
+      require "action_controller/railtie"
+      require "action_view/railtie"
+      require "jbuilder"
+      class App < Rails::Application
+        config.eager_load = false
+        config.logger = Logger.new(nil)
+        config.secret_key_base = "test"
+      end
+      App.initialize!
+      source = "json.a 1\njson.when Time.utc(2024, 1, 2, 3, 4, 5)\njson.list [1, nil, 'x']"
+      render = -> { ActionView::Base.with_empty_template_cache.with_view_paths([]).render(inline: source, type: :jbuilder) }
+      stock = render.()
+      require "jetson/jbuilder"
+      puts JSON.generate("stock" => stock, "jetson" => render.(), "views" => Jetson::Rails.diagnostics[:jbuilder_views])
+    RUBY
+    assert_equal "Jetson", result["views"]
+    assert_equal result["stock"], result["jetson"]
+    assert_includes result["stock"], '"when":"2024-01-02T03:04:05.000Z"'
+  end
 end

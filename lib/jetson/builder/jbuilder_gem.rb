@@ -20,9 +20,12 @@ module Jetson
     #   subclasses of them, cannot move to another class: then it raises,
     #   naming the file and what to change.
     #
-    # The gem's Railtie, if it was loaded, stays registered: its initializer
-    # registers ::JbuilderHandler (Jetson's, by then) and requires files
-    # that stand_in/ answers, as Jetson's own Railtie does after it.
+    # The gem's Railtie, if it was loaded, may still run its initializer
+    # (Rails finds it among Railtie's subclasses until the GC collects the
+    # replaced classes): it registers ::JbuilderHandler, Jetson's by then,
+    # and requires files that stand_in/ answers, as Jetson's own Railtie
+    # does after it. Where the gem's handler was registered already (Jetson
+    # loaded after the app booted), Jetson's takes its place.
     #
     # Runs under the require of jetson/builder/jbuilder (Ruby's lock on a
     # feature being required), so two threads never take over at once.
@@ -73,6 +76,7 @@ module Jetson
           classes.each { |name, klass| refuse_what_cannot_move(name, klass, roots, classes.map(&:last)) }
           @additions = classes.to_h { |name, klass| [name, additions_of(klass, roots)] }
           @settings = settings_of(gem_class, classes.to_h[:JbuilderTemplate])
+          @gem_handler = classes.to_h[:JbuilderHandler]
           classes.each { |name, _| ::Object.send(:remove_const, name) }
           @took_over = true
         end
@@ -92,6 +96,7 @@ module Jetson
             additions.constants.each { |const, value| klass.const_set(const, value) unless klass.const_defined?(const, false) }
           end
           apply_settings(name, klass)
+          register_handler(klass) if name == :JbuilderHandler
         end
 
         private
@@ -177,6 +182,16 @@ module Jetson
             deep_format_keys: read.(:@@deep_format_keys),
             template_lookup_options: gem_template.respond_to?(:template_lookup_options) && gem_template.template_lookup_options
           }
+        end
+
+        # Jetson's handler where the gem's was registered for :jbuilder.
+        def register_handler(klass)
+          gem_handler = @gem_handler
+          @gem_handler = nil
+          return unless gem_handler && defined?(::ActionView::Template)
+          return unless ::ActionView::Template.registered_template_handler(:jbuilder).equal?(gem_handler)
+
+          ::ActionView::Template.register_template_handler(:jbuilder, klass)
         end
 
         def apply_settings(name, klass)
