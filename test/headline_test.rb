@@ -24,7 +24,8 @@ class HeadlineTest < Minitest::Test
 
   def test_every_use_is_read_from_its_results_file_with_its_cpu
     read = uses
-    assert_equal %w[deploy.md views.md rails.md records.md builder.md streaming.md generate.md], read.map(&:file)
+    assert_equal %w[deploy.md views.md rails.md records.md records-oj.md builder.md streaming.md generate.md],
+                 read.map(&:file)
     read.each do |u|
       assert_match(/\A(?:Intel|AMD) .+\(cpu family \d+, model \d+\)\z/, u.cpu, u.file)
       u.bars.each { |b| assert_operator b.low, :>, 0, "#{u.file}: #{b.label}" }

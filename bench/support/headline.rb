@@ -142,8 +142,10 @@ module JetsonBench
     # code, streaming and the generator. dir holds the results files.
     def uses(dir)
       files = Hash.new { |h, name| h[name] = Results.new(File.join(dir, name)) }
+      # (records-oj.md: `bench/records.rb --oj`, which the quick look does not run.)
+      oj = File.file?(File.join(dir, "records-oj.md")) ? [records_oj(files["records-oj.md"])] : []
       [deploy(files["deploy.md"]), views(files["views.md"]), render_json(files["rails.md"]),
-       records(files["records.md"]), builder(files["builder.md"]), streaming(files["streaming.md"]),
+       records(files["records.md"]), *oj, builder(files["builder.md"]), streaming(files["streaming.md"]),
        generator(files["generate.md"])]
     end
 
@@ -178,6 +180,18 @@ module JetsonBench
       above = range_bar("time above the load", RECORD_SHAPES.map { r.ratio("above floor: stock ÷ Jetson", _1) })
       use(r, title: "ActiveRecord collections' to_json, fresh loads (6 shapes)", against: "ActiveSupport's encoder",
              bars: [whole], table_cell: "#{whole.text} (above the load: #{above.text})")
+    end
+
+    OJ_RECORD_SHAPES = %w[A1 A2 A3 A4 A5 A6 A7 A8].freeze
+
+    # An app that called Oj.optimize_rails: Jetson::OjEncoder against Oj's
+    # Rails encoder, the same bytes.
+    def records_oj(r)
+      above = range_bar("time above the load", OJ_RECORD_SHAPES.map { r.ratio("above floor: stock ÷ Jetson", _1) })
+      whole = range_bar("whole call, load included", OJ_RECORD_SHAPES.map { r.ratio("Jetson ÷ stock (i/s)", _1) })
+      use(r, title: "ActiveRecord collections under Oj.optimize_rails, fresh loads (8 shapes)",
+             against: "Oj's Rails encoder", bars: [whole],
+             table_cell: "#{above.text} above the load (whole call: #{whole.text})")
     end
 
     def builder(r)
