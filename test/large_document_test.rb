@@ -4,10 +4,10 @@ require "test_helper"
 require_relative "support/subprocess"
 require_relative "support/document_buffers"
 
-# Documents over 1 MiB are written into a String sized from the Ractor's
-# last large document and handed out as it is, or, when larger than that, into
-# a buffer each Ractor keeps between calls (buffer.c's spare) and handed out
-# as an exact-size copy. These tests check that neither leaks into another
+# Documents past the 32 KiB scratch are written into a buffer each Ractor
+# keeps between calls (buffer.c's spare, once a document over 2 MiB has made
+# one) and handed out as an exact-size copy; past the spare's 8 MiB, into a
+# String sized from the Ractor's last large document, handed out as it is. These tests check that neither leaks into another
 # result, that results are not much larger than their bytes, and that nesting,
 # threads, exceptions, GC compaction and Ractors each get a buffer of their own.
 class LargeDocumentTest < Minitest::Test
@@ -76,6 +76,30 @@ class LargeDocumentTest < Minitest::Test
         assert_operator unused, :<=, [4096, result.bytesize / 16].max + 64, "#{name} #{opts}: capacity"
       end
     end
+  end
+
+  # Issue 55: the same 5 MB document again, after a full collection (Ruby
+  # trims glibc's heap) as in a steady loop, is written in the kept spare and
+  # copied out exact-size: the spare's resident pages, then the result's.
+  # The build before sized the second result from the first (1/32 more
+  # capacity than its bytes), which this tells apart.
+  def test_a_large_document_again_after_a_full_collection_comes_from_the_spare
+    require "objspace"
+    doc = doc_of(5 * MIB, "again after GC")
+    expected = JSON.generate(doc)
+    first = Jetson.generate(doc)
+    results = 3.times.map do
+      GC.start(full_mark: true, immediate_sweep: true)
+      Jetson.generate(doc)
+    end
+    [first, *results].each_with_index do |result, i|
+      assert_equal expected, result, "call #{i}"
+      assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize + 4096, "call #{i}: exact-size copy"
+    end
+    # A mid-size document after it is written in the spare too, and whole.
+    small = doc_of(300 * 1024, "mid-size after")
+    assert_equal JSON.generate(small), Jetson.generate(small)
+    assert_equal expected, results.last
   end
 
   def test_the_same_large_document_twice_gives_two_strings
