@@ -4,10 +4,10 @@ require "test_helper"
 require_relative "support/subprocess"
 require_relative "support/document_buffers"
 
-# Documents past the 32 KiB scratch are written into a buffer each Ractor
-# keeps between calls (buffer.c's spare, once a document over 2 MiB has made
-# one) and handed out as an exact-size copy; past the spare's 8 MiB, into a
-# String sized from the Ractor's last large document, handed out as it is. These tests check that neither leaks into another
+# Documents over 1 MiB are written into a String sized from the Ractor's
+# last large document and handed out as it is, or, when larger than that, into
+# a buffer each Ractor keeps between calls (buffer.c's spare) and handed out
+# as an exact-size copy. These tests check that neither leaks into another
 # result, that results are not much larger than their bytes, and that nesting,
 # threads, exceptions, GC compaction and Ractors each get a buffer of their own.
 class LargeDocumentTest < Minitest::Test
@@ -79,11 +79,11 @@ class LargeDocumentTest < Minitest::Test
   end
 
   # Issue 55: the same 5 MB document again, after a full collection (Ruby
-  # trims glibc's heap) as in a steady loop, is written in the kept spare and
-  # copied out exact-size: the spare's resident pages, then the result's.
-  # The build before sized the second result from the first (1/32 more
-  # capacity than its bytes), which this tells apart.
-  def test_a_large_document_again_after_a_full_collection_comes_from_the_spare
+  # trims glibc's heap), moves from the scratch straight into a String of the
+  # remembered size (1/32 over), written there and handed out whole, and the
+  # scratch goes back to its slot; a mid-size document after it moves there
+  # too and is copied out exact-size.
+  def test_a_large_document_again_after_a_full_collection
     require "objspace"
     doc = doc_of(5 * MIB, "again after GC")
     expected = JSON.generate(doc)
@@ -92,13 +92,31 @@ class LargeDocumentTest < Minitest::Test
       GC.start(full_mark: true, immediate_sweep: true)
       Jetson.generate(doc)
     end
-    [first, *results].each_with_index do |result, i|
+    assert_equal expected, first
+    results.each_with_index do |result, i|
       assert_equal expected, result, "call #{i}"
-      assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize + 4096, "call #{i}: exact-size copy"
+      # The sized String is the result: its capacity is the remembered
+      # length plus 1/32 (a copy would be exact-size).
+      assert_operator ObjectSpace.memsize_of(result), :>=, result.bytesize * 1.02, "call #{i}: the sized String"
+      assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize * 1.04 + 4096, "call #{i}: capacity"
     end
-    # A mid-size document after it is written in the spare too, and whole.
+    # One object a call, the result: the scratch went back to its slot
+    # rather than being grown into the document and dropped (the build
+    # before made 2: the sized String and the next call's new scratch).
+    Jetson.generate(doc) # the scratch back in its slot, whatever ran before
+    GC.start(full_mark: true, immediate_sweep: true)
+    objects = 3.times.map do
+      before = GC.stat(:total_allocated_objects)
+      Jetson.generate(doc)
+      GC.stat(:total_allocated_objects) - before
+    end
+    # The first call after a full collection makes 2 more whichever the
+    # build (the build before: 4, 2, 2).
+    assert_equal [1, 1], objects.drop(1), "objects allocated per 5 MB call: #{objects}"
     small = doc_of(300 * 1024, "mid-size after")
-    assert_equal JSON.generate(small), Jetson.generate(small)
+    result = Jetson.generate(small)
+    assert_equal JSON.generate(small), result
+    assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize + 4096, "mid-size: copied out exact-size"
     assert_equal expected, results.last
   end
 

@@ -80,30 +80,35 @@ void jt_buffer_flush(jt_buffer *b)
 }
 
 /* Large documents cost memory traffic more than instructions: every page of
- * a fresh buffer is faulted in and cleared by the kernel, and each doubling
- * copies what is written so far. On a VM a fault can cost 13 to 100 us, and
- * glibc gives the memory of freed results back to the kernel (a free that
- * leaves its heap's top past the trim threshold, and Ruby's malloc_trim at a
- * full collection), so a loop of large documents takes fresh pages for every
- * result (issue 55's slow mode). What a generator can keep resident is the
- * memory it keeps alive:
+ * a fresh buffer is faulted in and cleared by the kernel, each doubling
+ * copies what is written so far, and a copy into an exact-size result reads
+ * and writes it all once more. Two things avoid most of that once a document
+ * outgrows 1 MiB (JT_COPY_OUT_SIZE):
  *
- * - A document that outgrows the scratch (below) moves straight into the
- *   Ractor's spare, a buffer kept between calls, so its bytes are written
- *   on pages that are already resident, with no doublings, and it is
- *   copied out exact-size: after a trim the call takes the result's own
- *   pages and no others (5 MB: 1,211-1,218 faults a call, where the sized
- *   String of the build before took 1,294-1,337 and json 818-1,817). The
- *   result's pages are every generator's: results are the caller's memory.
- * - The first document over 2 MiB (JT_SPARE_MIN) grows as usual and its
- *   buffer, up to 8 MiB (JT_SPARE_MAX), becomes the spare.
- * - Past the spare's size, each Ractor remembers the length of its last
- *   document over 1 MiB: the next one moves, at 2 MiB, into a String of
- *   that length plus a little, is written there and handed out as it is
- *   (jt_buffer_finish), without keeping more than 8 MiB between calls.
+ * - Each Ractor remembers the length of its last such document. Documents
+ *   are often generated again at about the same size (an endpoint, a cache
+ *   refresh), so the next one moves into a String of that length plus a
+ *   little, is written there and handed out as it is (jt_buffer_finish).
+ *   Up to JT_SPARE_MAX it moves there as soon as it outgrows the scratch
+ *   (below), not after doublings up to 2 MiB: glibc gives freed results'
+ *   memory back to the kernel (a free that leaves its heap's top past the
+ *   trim threshold; Ruby's malloc_trim at a full collection), and in a
+ *   loop of 5 MB documents those doublings' Strings took fresh pages
+ *   every call, 73-116 page faults beyond the result's 1,221 (issue 55,
+ *   bench/large.rb). The result's own pages are every generator's cost:
+ *   a result is the caller's memory, and no kept buffer can stand in for
+ *   it. Copying out of a kept, resident buffer instead took 5 MB from 0.46
+ *   to 1.8 ms a call where nothing faulted (the copy doubles the memory
+ *   written). A document smaller than the hint moves the same way and is
+ *   copied out exact-size (see jt_buffer_finish).
+ * - A document larger than that (or the first one) grows as usual; if it
+ *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
+ *   exact-size and its buffer is kept as the Ractor's spare, already grown
+ *   and warm, for the next document that outgrows what the length covers.
+ *   The spare is freed once a document fits the remembered length again.
  *
- * A document of 32 KiB to 1 MiB built without a spare keeps building its
- * result in a String of its own. The
+ * Other documents from 32 KiB (see the scratch below) up to 1 MiB keep
+ * building their result in a String of their own. The
  * spare is taken out of Ractor-local storage while in use, so a nested or
  * concurrent generate (a to_json, another thread) gets its own buffer; a
  * generate that raises leaves the spare to the GC, and the next one starts a
@@ -167,9 +172,8 @@ static void release_heap(jt_buffer *b)
     b->spare = false;
 }
 
-/* The length of the Ractor's last document over 1 MiB, or 0 (only lengths
- * past JT_SPARE_MAX size a buffer); lengths above JT_SIZED_MAX are not
- * remembered (the next large document would reserve
+/* The length of the Ractor's last document over 1 MiB, or 0; lengths above
+ * JT_SIZED_MAX are not remembered (the next large document would reserve
  * that much address space before it knows its size). */
 #define JT_SIZED_MAX ((size_t)64 * 1024 * 1024)
 
@@ -218,21 +222,31 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
         }
         move_into(b, scratch);
         capa = (size_t)RSTRING_LEN(scratch);
-    } else if (b->recycle && !b->spare && !b->sized && capa > JT_SCRATCH_MAX &&
-               !NIL_P(spare = take_kept(jt.spare_buffer_key))) {
-        /* Once past the scratch, straight into the spare (see above): its
-         * pages are resident, where the doublings up to it would take
-         * fresh ones after a trim. */
+    } else if (b->recycle && !b->spare && !b->sized && capa > JT_SCRATCH_MAX && (hint = large_size_hint()) >= capa &&
+               (capa >= JT_SPARE_MIN || hint <= JT_SPARE_MAX)) {
+        /* A little over the last size, for a document that grew a bit.
+         * Up to JT_SPARE_MAX, straight from the scratch (see above), which
+         * goes back to its slot warm: the next call does not make one. */
+        VALUE scratch = holds_scratch(b) ? b->heap : 0;
+        if (scratch) b->heap = 0; /* its bytes are still b->ptr's */
+        move_into(b, new_heap(capa = hint + hint / 32));
+        b->sized = true;
+        if (scratch) {
+            if (NIL_P(rb_ractor_local_storage_value(jt.scratch_buffer_key))) {
+                rb_ractor_local_storage_value_set(jt.scratch_buffer_key, scratch);
+            } else {
+                rb_str_resize(scratch, 0);
+            }
+        }
+        RB_GC_GUARD(scratch);
+        /* While documents come at sizes the hint covers, a spare is not
+         * used: its memory goes back. */
+        if (!NIL_P(spare = take_kept(jt.spare_buffer_key))) rb_str_resize(spare, 0);
+    } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_kept(jt.spare_buffer_key))) {
         if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
         move_into(b, spare);
         b->spare = true;
         capa = (size_t)RSTRING_LEN(spare);
-    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) > JT_SPARE_MAX &&
-               hint >= capa) {
-        /* Past the spare's size: a little over the last size, for a
-         * document that grew a bit. */
-        move_into(b, new_heap(capa = hint + hint / 32));
-        b->sized = true;
     } else if (b->heap) {
         rb_str_resize(b->heap, (long)capa);
     } else {
@@ -307,19 +321,18 @@ VALUE jt_buffer_finish(jt_buffer *b)
      * - A result this large that had to grow would leave its growth
      *   buffer's pages to the GC, and the next call would fault in fresh
      *   ones (measured: twice the time of the copy on 5 MB); the working
-     *   memory stays warm, kept as the spare or back to malloc. A document
-     *   of any size written in the spare is copied out the same way. A
-     *   sized buffer (see above) is the result.
+     *   memory stays warm, kept as the spare or back to malloc. A sized
+     *   buffer (see above) is the result.
      * - A buffer of JT_MMAP_SIZE or more with slack, below 1 MiB, is freed
      *   at its full size, as json's buffer is: glibc maps fresh memory for
      *   any request larger than the largest mapping freed so far, so such a
      *   buffer shrunk in place, freed later by the GC at the shrunk size,
      *   left the next call's growth to the same power of two a fresh mapping
      *   each time (measured on twitter.json in a long loop: 97 page faults
-     *   per call, collections 8 times longer, 0.85x json). Past 1 MiB
-     *   only a sized buffer (documents past 8 MiB) is the result, shrunk in
-     *   place: copying the slack case out cost canada.json 10% when it was
-     *   sized (1.49x json against 1.66x). */
+     *   per call, collections 8 times longer, 0.85x json). Past 1 MiB the
+     *   result is sized from the last one, and copying the slack case out
+     *   cost canada.json 10% (1.49x json against 1.66x): it shrinks in
+     *   place. */
     if (holds_scratch(b) || b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
         (slack && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
         VALUE result = utf8_str_new(b->ptr, b->len);
