@@ -87,28 +87,29 @@ void jt_buffer_flush(jt_buffer *b)
  *
  * - Each Ractor remembers the length of its last such document. Documents
  *   are often generated again at about the same size (an endpoint, a cache
- *   refresh), so the next one moves into a String of that length plus a
- *   little, is written there and handed out as it is (jt_buffer_finish).
- *   Up to JT_SPARE_MAX it moves there as soon as it outgrows the scratch
- *   (below), not after doublings up to 2 MiB: glibc gives freed results'
- *   memory back to the kernel (a free that leaves its heap's top past the
- *   trim threshold; Ruby's malloc_trim at a full collection), and in a
- *   loop of 5 MB documents those doublings' Strings took fresh pages
- *   every call, 73-116 page faults beyond the result's 1,221 (issue 55,
- *   bench/large.rb). The result's own pages are every generator's cost:
- *   a result is the caller's memory, and no kept buffer can stand in for
- *   it. Copying out of a kept, resident buffer instead took 5 MB from 0.46
- *   to 1.8 ms a call where nothing faulted (the copy doubles the memory
- *   written). A document smaller than the hint moves the same way and is
- *   copied out exact-size (see jt_buffer_finish).
+ *   refresh), so the next one moves, at 1 MiB, into a String of that length
+ *   plus a little, is written there and handed out as it is
+ *   (jt_buffer_finish). It moved at 2 MiB before: glibc gives freed
+ *   results' memory back to the kernel (a free that leaves its heap's top
+ *   past the trim threshold; Ruby's malloc_trim at a full collection), so
+ *   in a loop the doublings' Strings take fresh pages, 73-116 page faults
+ *   a call beyond the 1,221 of a 5 MB result (issue 55, bench/large.rb).
+ *   Moving as soon as the document left the 32 KiB scratch saved most of
+ *   those, but a document under 1 MiB after a large one then went into a
+ *   String of the large one's size, a fresh mapping every call (twitter.json:
+ *   71-96 faults a call where json took 17). The result's own pages are
+ *   every generator's cost: a result is the caller's memory, so no kept
+ *   buffer can stand in for them, and copying out of a kept, resident buffer
+ *   instead took 5 MB from about 2,000 to 600 calls a second where nothing
+ *   faulted (the copy doubles the memory written).
  * - A document larger than that (or the first one) grows as usual; if it
  *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
  *   exact-size and its buffer is kept as the Ractor's spare, already grown
  *   and warm, for the next document that outgrows what the length covers.
  *   The spare is freed once a document fits the remembered length again.
  *
- * Other documents from 32 KiB (see the scratch below) up to 1 MiB keep
- * building their result in a String of their own. The
+ * Documents from 32 KiB (see the scratch below) up to 1 MiB keep building
+ * their result in a String of their own. The
  * spare is taken out of Ractor-local storage while in use, so a nested or
  * concurrent generate (a to_json, another thread) gets its own buffer; a
  * generate that raises leaves the spare to the GC, and the next one starts a
@@ -222,23 +223,10 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
         }
         move_into(b, scratch);
         capa = (size_t)RSTRING_LEN(scratch);
-    } else if (b->recycle && !b->spare && !b->sized && capa > JT_SCRATCH_MAX && (hint = large_size_hint()) >= capa &&
-               (capa >= JT_SPARE_MIN || hint <= JT_SPARE_MAX)) {
-        /* A little over the last size, for a document that grew a bit.
-         * Up to JT_SPARE_MAX, straight from the scratch (see above), which
-         * goes back to its slot warm: the next call does not make one. */
-        VALUE scratch = holds_scratch(b) ? b->heap : 0;
-        if (scratch) b->heap = 0; /* its bytes are still b->ptr's */
+    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_COPY_OUT_SIZE && (hint = large_size_hint()) >= capa) {
+        /* A little over the last size, for a document that grew a bit. */
         move_into(b, new_heap(capa = hint + hint / 32));
         b->sized = true;
-        if (scratch) {
-            if (NIL_P(rb_ractor_local_storage_value(jt.scratch_buffer_key))) {
-                rb_ractor_local_storage_value_set(jt.scratch_buffer_key, scratch);
-            } else {
-                rb_str_resize(scratch, 0);
-            }
-        }
-        RB_GC_GUARD(scratch);
         /* While documents come at sizes the hint covers, a spare is not
          * used: its memory goes back. */
         if (!NIL_P(spare = take_kept(jt.spare_buffer_key))) rb_str_resize(spare, 0);
