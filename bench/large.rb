@@ -129,9 +129,13 @@ module JetsonBench
       lines
     end
 
-    def loadavg = File.read("/proc/loadavg").split.first(3).join(" ")
-  rescue SystemCallError
-    "unknown"
+    # On a shared machine the times move with the others' work: the load
+    # average at the start and the end goes into the results file.
+    def loadavg
+      File.read("/proc/loadavg").split.first(3).join(" ")
+    rescue SystemCallError
+      "unknown"
+    end
   end
 end
 
