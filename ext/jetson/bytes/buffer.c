@@ -92,8 +92,9 @@ void jt_buffer_flush(jt_buffer *b)
  *   (jt_buffer_finish). It moved at 2 MiB before: glibc gives freed
  *   results' memory back to the kernel (a free that leaves its heap's top
  *   past the trim threshold; Ruby's malloc_trim at a full collection), so
- *   in a loop the doublings' Strings take fresh pages, 73-116 page faults
- *   a call beyond the 1,221 of a 5 MB result (issue 55, bench/large.rb).
+ *   in a loop the doublings' Strings can take fresh pages: 29 to 116 page
+ *   faults a call beyond the 1,221 of a 5 MB result in three runs of
+ *   bench/large.rb, 16 to 30 moving at 1 MiB in one (issue 55).
  *   Moving as soon as the document left the 32 KiB scratch saved most of
  *   those, but a document under 1 MiB after a large one then went into a
  *   String of the large one's size, a fresh mapping every call (twitter.json:
