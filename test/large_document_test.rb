@@ -78,6 +78,34 @@ class LargeDocumentTest < Minitest::Test
     end
   end
 
+  # Issue 55: a document the remembered length covers moves into its sized
+  # String at 1 MiB (it was 2 MiB: the doublings' Strings took fresh pages
+  # after a trim). Of 1.5 MiB, after one of the same size and a full
+  # collection (Ruby trims glibc's heap), it is written in the sized String,
+  # 1/32 over its length, and handed out whole; the build before grew it to
+  # 2 MiB first, missed the length and copied it out exact-size.
+  def test_a_large_document_again_after_a_full_collection_is_sized_at_1_mib
+    require "objspace"
+    doc = doc_of(1.5 * MIB, "again after GC")
+    expected = JSON.generate(doc)
+    assert_equal expected, Jetson.generate(doc)
+    results = 3.times.map do
+      GC.start(full_mark: true, immediate_sweep: true)
+      Jetson.generate(doc)
+    end
+    results.each_with_index do |result, i|
+      assert_equal expected, result, "call #{i}"
+      assert_operator ObjectSpace.memsize_of(result), :>=, result.bytesize * 1.02, "call #{i}: the sized String"
+      assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize * 1.04 + 4096, "call #{i}: capacity"
+    end
+    # A document under 1 MiB after it builds in a String of its own.
+    small = doc_of(300 * 1024, "mid-size after")
+    result = Jetson.generate(small)
+    assert_equal JSON.generate(small), result
+    assert_operator ObjectSpace.memsize_of(result), :<=, result.bytesize + 4096, "mid-size: exact-size"
+    assert_equal expected, results.last
+  end
+
   def test_the_same_large_document_twice_gives_two_strings
     doc = doc_of(3 * MIB, "twice")
     first = Jetson.generate(doc)

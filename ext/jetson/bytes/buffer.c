@@ -87,8 +87,22 @@ void jt_buffer_flush(jt_buffer *b)
  *
  * - Each Ractor remembers the length of its last such document. Documents
  *   are often generated again at about the same size (an endpoint, a cache
- *   refresh), so the next one moves into a String of that length plus a
- *   little, is written there and handed out as it is (jt_buffer_finish).
+ *   refresh), so the next one moves, at 1 MiB, into a String of that length
+ *   plus a little, is written there and handed out as it is
+ *   (jt_buffer_finish). It moved at 2 MiB before: glibc gives freed
+ *   results' memory back to the kernel (a free that leaves its heap's top
+ *   past the trim threshold; Ruby's malloc_trim at a full collection), so
+ *   in a loop the doublings' Strings can take fresh pages: 29 to 116 page
+ *   faults a call beyond the 1,221 of a 5 MB result in three runs of
+ *   bench/large.rb, 16 to 30 moving at 1 MiB in one (issue 55).
+ *   Moving as soon as the document left the 32 KiB scratch saved most of
+ *   those, but a document under 1 MiB after a large one then went into a
+ *   String of the large one's size, a fresh mapping every call (twitter.json:
+ *   71-96 faults a call where json took 17). The result's own pages are
+ *   every generator's cost: a result is the caller's memory, so no kept
+ *   buffer can stand in for them, and copying out of a kept, resident buffer
+ *   instead took 5 MB from about 2,000 to 600 calls a second where nothing
+ *   faulted (the copy doubles the memory written).
  * - A document larger than that (or the first one) grows as usual; if it
  *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
  *   exact-size and its buffer is kept as the Ractor's spare, already grown
@@ -210,7 +224,7 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
         }
         move_into(b, scratch);
         capa = (size_t)RSTRING_LEN(scratch);
-    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_SPARE_MIN && (hint = large_size_hint()) >= capa) {
+    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_COPY_OUT_SIZE && (hint = large_size_hint()) >= capa) {
         /* A little over the last size, for a document that grew a bit. */
         move_into(b, new_heap(capa = hint + hint / 32));
         b->sized = true;

@@ -1,0 +1,182 @@
+# frozen_string_literal: true
+
+# The large documents' two modes (issue 55): every contender's rounds, with
+# minor page faults per call, the best, the median and the slowest round, in
+# two heaps:
+#
+# - steady: GC.start before each timed slice, then whole calls for the slice.
+#   The results pile up until the GC's own collections free them, and glibc
+#   gives the top of its heap back to the kernel as they are freed (and
+#   Ruby's full collections call malloc_trim): the next results fault their
+#   pages in again. This is the slow mode of issue 55.
+# - collected: a full collection (GC.start(full_mark: true)) before every
+#   call, only the calls timed: the heap trimmed on purpose. Ruby trims after
+#   marking and frees the dead results in the sweep that follows, so the last
+#   result's memory is still the allocator's and the next call reuses it.
+#
+#   bundle exec ruby --yjit bench/large.rb [--rounds=N] [--slice=SECONDS] [--no-write] [case-filter ...]
+#
+# Contenders rotate from round to round. Results: bench/results/large.md.
+
+require_relative "support/setup"
+
+module JetsonBench
+  module Large
+    DEFAULT_ROUNDS = 7
+    DEFAULT_SLICE = 0.4
+    MODES = %w[steady collected].freeze
+
+    Contender = Struct.new(:label, :role, :call)
+
+    module_function
+
+    def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+    def cases
+      {
+        "mixed utf8 (5 MB)" => -> { [("a" * 5000) + "€" + ("a" * 5000)] * 500 },
+        "mostly utf8 (5 MB)" => -> { ["€" * 3333] * 500 },
+        "twitter.json" => -> { Documents.load("twitter").value },
+        "citm_catalog.json" => -> { Documents.load("citm_catalog").value },
+        "canada.json" => -> { Documents.load("canada").value }
+      }
+    end
+
+    def contenders(doc)
+      coder = JSON::Coder.new
+      list = [Contender.new("Jetson.generate", :subject, -> { Jetson.generate(doc) }),
+              Contender.new("JSON.generate", :json, -> { JSON.generate(doc) }),
+              Contender.new("JSON::Coder#dump", :peer, -> { coder.dump(doc) })]
+      list << Contender.new("Oj.dump(compat)", :peer, -> { Oj.dump(doc, mode: :compat) }) if defined?(Oj)
+      list
+    end
+
+    # One slice: [calls per second, faults per call].
+    def slice(mode, seconds, call)
+      GC.start
+      calls = 0
+      faults = 0
+      timed = 0.0
+      if mode == "steady"
+        before = PageFaults.minor
+        start = now
+        loop do
+          call.call
+          calls += 1
+          break if (timed = now - start) >= seconds
+        end
+        faults = PageFaults.minor - before
+      else
+        start = now
+        while now - start < seconds || calls.zero?
+          GC.start(full_mark: true, immediate_sweep: true)
+          before = PageFaults.minor
+          t = now
+          call.call
+          timed += now - t
+          faults += PageFaults.minor - before
+          calls += 1
+        end
+      end
+      [calls / timed, faults.fdiv(calls)]
+    end
+
+    def median(values) = Stats.median(values)
+
+    def run_case(name, doc, mode, rounds, seconds)
+      list = contenders(doc)
+      expected = JSON.generate(doc)
+      list.each do |c|
+        out = c.call.call
+        # canada.json: json 3.1.0 writes some Floats with more digits than
+        # the shortest form Jetson (and Float#to_s) writes; equal after parse.
+        same = out == expected || JSON.parse(out) == JSON.parse(expected)
+        abort "bench/large.rb: #{c.label} differs on #{name}" unless same
+        2.times { c.call.call } # warm (YJIT, the kept buffers)
+      end
+      rows = list.to_h { |c| [c, []] }
+      rounds.times do |r|
+        list.rotate(r).each { |c| rows[c] << slice(mode, seconds, c.call) }
+      end
+      { name: name, mode: mode, bytes: expected.bytesize, rows: rows }
+    end
+
+    def summarize(result)
+      stats = result[:rows].to_h do |c, rs|
+        ips = rs.map(&:first)
+        [c, { best: ips.max, median: median(ips), slowest: ips.min, faults: median(rs.map(&:last)),
+              faults_max: rs.map(&:last).max, rounds: ips }]
+      end
+      jetson = stats.find { |c, _| c.role == :subject }&.last
+      json = stats.find { |c, _| c.role == :json }&.last
+      best_peer = stats.reject { |c, _| c.role == :subject }.values.max_by { _1[:median] }
+      result.merge(stats: stats, slowest_vs_json: jetson[:slowest] / json[:median],
+                   median_vs_best: jetson[:median] / best_peer[:median])
+    end
+
+    def table(result)
+      lines = ["### #{result[:name]}, #{result[:mode]} (#{result[:bytes]} bytes)", "",
+               "| contender | best i/s | median i/s | slowest i/s | faults/call (median, most) | rounds (i/s) |",
+               "| :--- | ---: | ---: | ---: | ---: | :--- |"]
+      result[:stats].each do |c, s|
+        lines << format("| %s | %.0f | %.0f | %.0f | %.0f, %.0f | %s |", c.label, s[:best], s[:median], s[:slowest],
+                        s[:faults], s[:faults_max], s[:rounds].map(&:round).join(" "))
+      end
+      met = result[:slowest_vs_json] >= 1 && result[:median_vs_best] >= 1.5
+      lines << "" << format("Jetson's slowest round ÷ JSON.generate's median: %.2f×; Jetson's median ÷ the best " \
+                            "peer's median: %.2f× (%s).", result[:slowest_vs_json], result[:median_vs_best],
+                            met ? "both goals met" : "goal not met")
+      lines
+    end
+
+    # On a shared machine the times move with the others' work: the load
+    # average at the start and the end goes into the results file.
+    def loadavg
+      File.read("/proc/loadavg").split.first(3).join(" ")
+    rescue SystemCallError
+      "unknown"
+    end
+  end
+end
+
+if $PROGRAM_NAME == __FILE__
+  args = ARGV.dup
+  rounds = args.find { _1.start_with?("--rounds=") }&.split("=", 2)&.last&.to_i || JetsonBench::Large::DEFAULT_ROUNDS
+  seconds = args.find { _1.start_with?("--slice=") }&.split("=", 2)&.last&.to_f || JetsonBench::Large::DEFAULT_SLICE
+  write = !args.include?("--no-write")
+  filters = args.reject { _1.start_with?("--") }.map(&:downcase)
+  selected = JetsonBench::Large.cases.select { |name, _| filters.empty? || filters.any? { name.downcase.include?(_1) } }
+  abort "no case matches #{filters.inspect}" if selected.empty?
+
+  env = JetsonBench::Environment
+  load_before = JetsonBench::Large.loadavg
+  head = ["# Large documents: rounds, medians, slowest rounds and page faults", "",
+          "`bundle exec ruby #{env.yjit? ? '--yjit ' : ''}bench/large.rb #{ARGV.join(' ')}`".sub(/ `\z/, "`"), "",
+          "- CPU: #{env.cpu_model}", "- Ruby: #{RUBY_DESCRIPTION}",
+          "- json #{JSON::VERSION}#{defined?(Oj) ? ", oj #{Oj::VERSION}" : ''}",
+          "- Repo revision: #{env.git_revision}", "- Date: #{Time.now.utc.iso8601}",
+          "- #{rounds} rounds of #{seconds} s per contender, case and mode; contenders rotated each round",
+          "- steady: GC.start before each slice, then whole calls; collected: GC.start(full_mark: true) before " \
+          "every call, only the call timed; faults are minor page faults per call (/proc/self/stat)",
+          "- Outputs checked against JSON.generate's: bytes, or equal after JSON.parse (canada.json: json 3.1.0 " \
+          "writes some Floats with more digits than the shortest, e.g. -61.149170000000026 for -61.14917000000003)",
+          "- MALLOC_TRIM_THRESHOLD_: #{ENV['MALLOC_TRIM_THRESHOLD_'] || 'unset (glibc default)'}"]
+  head.each { puts _1 }
+  body = []
+  selected.each do |name, build|
+    doc = build.call
+    JetsonBench::Large::MODES.each do |mode|
+      result = JetsonBench::Large.summarize(JetsonBench::Large.run_case(name, doc, mode, rounds, seconds))
+      lines = JetsonBench::Large.table(result)
+      puts "", *lines
+      body << "" << lines
+    end
+  end
+  load_note = "- Load average (1, 5, 15 min) at the start: #{load_before}; at the end: #{JetsonBench::Large.loadavg}"
+  puts "", load_note
+  if write
+    path = JetsonBench.results_path("large.md")
+    File.write(path, "#{[*head, load_note, *body.flatten].join("\n")}\n")
+    puts "wrote #{path}"
+  end
+end
