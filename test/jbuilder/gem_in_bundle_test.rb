@@ -27,6 +27,20 @@ class GemInBundleTest < Minitest::Test
     JSON.parse(out.lines.last)
   end
 
+  # Rails, the engine's `require "jbuilder"`, a minimal app booted.
+  RAILS_APP = <<~RUBY
+    require "rails"
+    require "action_controller/railtie"
+    require "action_view/railtie"
+    require "jbuilder"
+    class App < Rails::Application
+      config.eager_load = false
+      config.logger = Logger.new(nil)
+      config.secret_key_base = "test"
+    end
+    App.initialize!
+  RUBY
+
   def gem_files_loaded
     %($LOADED_FEATURES.grep(%r{/jbuilder-[^/]+/lib/}))
   end
@@ -130,16 +144,7 @@ class GemInBundleTest < Minitest::Test
   def test_required_before_rails_the_views_come_with_the_app
     result = child(<<~RUBY)
       require "jetson/jbuilder"
-      require "rails"
-      require "action_controller/railtie"
-      require "action_view/railtie"
-      require "jbuilder"
-      class App < Rails::Application
-        config.eager_load = false
-        config.logger = Logger.new(nil)
-        config.secret_key_base = "test"
-      end
-      App.initialize!
+      #{RAILS_APP}
       view = ActionView::Base.with_empty_template_cache.with_view_paths([])
       puts JSON.generate("views" => Jetson::Rails.diagnostics[:jbuilder_views], "gem_files" => #{gem_files_loaded},
                          "json" => view.render(inline: "json.a 1", type: :jbuilder))
@@ -154,16 +159,7 @@ class GemInBundleTest < Minitest::Test
   # render Jetson's JbuilderTemplate with the gem's bytes.
   def test_required_after_the_app_booted_on_the_gem_its_handler_takes_over
     result = child(<<~RUBY)
-      require "rails"
-      require "action_controller/railtie"
-      require "action_view/railtie"
-      require "jbuilder"
-      class App < Rails::Application
-        config.eager_load = false
-        config.logger = Logger.new(nil)
-        config.secret_key_base = "test"
-      end
-      App.initialize!
+      #{RAILS_APP}
       source = "json.a 1\njson.when Time.utc(2024, 1, 2, 3, 4, 5)\njson.list [1, nil, 'x']"
       render = -> { ActionView::Base.with_empty_template_cache.with_view_paths([]).render(inline: source, type: :jbuilder) }
       stock = render.()
