@@ -45,11 +45,20 @@ class GenerateTest < Minitest::Test
   end
 
   def test_escaping_at_every_alignment
-    # The SIMD scanner works in 16-byte blocks; put the special byte everywhere.
-    ["\"", "\\", "\n", "\u0001", "/", "\u2028", "é", "😀"].each do |special|
-      (0..40).each do |pos|
-        s = "x" * pos + special + "y" * (40 - pos)
-        [{}, { script_safe: true }, { ascii_only: true }].each { |o| assert_generate_same([s], o) }
+    # The vector scanners (SSE2, AVX2, NEON; bytes/simd.h) work in 16- and
+    # 32-byte blocks, the inline checks up to 64 bytes and the loops beyond:
+    # put the special byte everywhere in strings of both, and a second one
+    # further on, which the loop reaches after escaping the first.
+    ["\"", "\\", "\n", "\u0001", "\u001f", "\u007f", "/", "\u2028", "é", "😀"].each do |special|
+      [40, 100].each do |len|
+        (0..len).each do |pos|
+          s = "x" * pos + special + "y" * (len - pos)
+          t = "x" * pos + special + "y" * ((pos * 7) % 37) + "\t" + "z" * (len - pos)
+          [{}, { script_safe: true }, { ascii_only: true }].each do |o|
+            assert_generate_same([s], o)
+            assert_generate_same([t], o)
+          end
+        end
       end
     end
   end

@@ -2,6 +2,36 @@
 
 require "mkmf"
 require "fileutils"
+require "open3"
+
+# JETSON_CC=clang (`rake compile:clang`): another C compiler than the one
+# Ruby was built with. Ruby's flags were chosen for that one (gcc on Linux):
+# clang warns about each option it does not know (-Wduplicated-cond,
+# -Wsuggest-attribute=format, -fexcess-precision=...), which -Werror makes
+# an error. Those it names are dropped; its own -Wall -Wextra stay.
+if (cc = ENV["JETSON_CC"])
+  # RbConfig::MAKEFILE_CONFIG writes the Makefile; RbConfig::CONFIG, the same
+  # values expanded (gcc's name and Ruby's flags spelled out), runs mkmf's
+  # checks.
+  configs = [RbConfig::MAKEFILE_CONFIG, RbConfig::CONFIG]
+  ruby_cc = RbConfig::CONFIG["CC"]
+  configs.each do |config|
+    config.each_key { |key| config[key] = config[key].sub(/\A#{Regexp.escape(ruby_cc)}(?=\s|\z)/, cc) if config[key].is_a?(String) }
+    config["CC"] = cc
+  end
+  expanded = [$warnflags, $CFLAGS, $CPPFLAGS].compact.map { |flags| RbConfig.expand(flags.dup, RbConfig::CONFIG.dup) }
+  _, diagnostics, = Open3.capture3(cc, "-fsyntax-only", "-x", "c", "-", *expanded.join(" ").split, stdin_data: "")
+  unknown = diagnostics.scan(/(?:unknown warning option|optimization flag|argument unused during compilation:) '([^']+)'/)
+                       .flatten.uniq
+  unless unknown.empty?
+    message "#{cc}: dropping Ruby's options it does not know: #{unknown.join(' ')}\n"
+    pattern = /(?<=\A|\s)(?:#{unknown.map { |flag| Regexp.escape(flag) }.join('|')})(?=\s|\z)/
+    [$warnflags, $CFLAGS, $CPPFLAGS].compact.each { |flags| flags.gsub!(pattern, "") }
+    configs.each do |config|
+      config.each_key { |key| config[key] = config[key].gsub(pattern, "") if config[key].is_a?(String) }
+    end
+  end
+end
 
 $CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
 # Only Init_jetson is exported (JT_EXPORT). Hidden symbols also make calls
@@ -20,11 +50,23 @@ $CFLAGS << " -Werror" if ENV["JETSON_WERROR"]
 # so the redzones of the C frames a raise skips would stay poisoned and the
 # next function to use that stack memory would be reported.
 if ENV["JETSON_SANITIZE"]
-  sanitizers = " -fsanitize=address,undefined -fno-sanitize-recover=all"
+  # float-cast-overflow: a double converted to an integer type it does not
+  # fit is undefined, and x86-64 and arm64 answer it differently (the
+  # smallest integer against saturation); gcc's -fsanitize=undefined leaves
+  # that check out.
+  sanitizers = " -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"
   $CFLAGS << sanitizers << " --param=asan-stack=0 -fno-sanitize-address-use-after-scope"
   $CFLAGS << " -fno-omit-frame-pointer -O1 -g"
   $LDFLAGS << sanitizers
 end
+
+# JETSON_DISABLE_SIMD=1: no SSE2, AVX2 or NEON code, only the portable
+# word-at-a-time loops (bytes/simd.h), as on a CPU without vectors; CI tests
+# that build too (`rake test:portable`). Jetson::BUILD_INFO[:simd] is "none".
+$defs << "-DJT_DISABLE_SIMD" if ENV["JETSON_DISABLE_SIMD"] && ENV["JETSON_DISABLE_SIMD"] != "0"
+# JETSON_UNSIGNED_CHAR=1: plain char unsigned, as arm64's C ABI has it; the
+# portable build of `rake test:portable` uses both, arm64's case on x86-64.
+$CFLAGS << " -funsigned-char" if ENV["JETSON_UNSIGNED_CHAR"] && ENV["JETSON_UNSIGNED_CHAR"] != "0"
 
 # Only Ruby's public C API: a function the headers do not declare fails the
 # build (gem install), not the app's boot with an undefined symbol.

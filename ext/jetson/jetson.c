@@ -3,10 +3,37 @@
 
 #include "bytes/base.h"
 #include "bytes/buffer.h"
+#include "bytes/escape.h"
 #include "bytes/symbol_names.h"
 #include "json/json.h"
 #include "rails/rails.h"
 #include "builder/builder.h"
+
+#include <limits.h>
+
+#define JT_STRINGIFY(x) #x
+#define JT_TEXT(x) JT_STRINGIFY(x)
+#if defined(__clang__)
+#define JT_COMPILER "clang " JT_TEXT(__clang_major__) "." JT_TEXT(__clang_minor__) "." JT_TEXT(__clang_patchlevel__)
+#elif defined(__GNUC__)
+#define JT_COMPILER "gcc " __VERSION__
+#else
+#define JT_COMPILER "unknown"
+#endif
+
+/* Jetson::BUILD_INFO: how the loaded build was compiled, for bug reports and
+ * for the tests that check a build took the path it should
+ * (test/build_info_test.rb): a fast path compiled out fails a test. */
+static void define_build_info(void)
+{
+    VALUE info = rb_hash_new();
+    rb_hash_aset(info, ID2SYM(rb_intern("simd")), rb_obj_freeze(rb_str_new_cstr(jt_escape_simd())));
+    rb_hash_aset(info, ID2SYM(rb_intern("compiler")), rb_obj_freeze(rb_str_new_cstr(JT_COMPILER)));
+    /* Plain char is signed on x86-64 and unsigned on arm64. */
+    rb_hash_aset(info, ID2SYM(rb_intern("plain_char")),
+                 rb_obj_freeze(rb_str_new_cstr(CHAR_MIN < 0 ? "signed" : "unsigned")));
+    rb_define_const(jt.mJetson, "BUILD_INFO", rb_ractor_make_shareable(info));
+}
 
 JT_EXPORT void Init_jetson(void)
 {
@@ -19,4 +46,5 @@ JT_EXPORT void Init_jetson(void)
     jt_init_json();
     jt_init_rails();
     jt_init_builder();
+    define_build_info();
 }

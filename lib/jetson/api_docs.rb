@@ -32,6 +32,18 @@ module Jetson
   #   @raise [NestingError] deeper than `max_nesting` (100 by default)
   #   @raise [ArgumentError] an unknown option under json 3's rules (see {JSON_RULES})
 
+  # @!parse
+  #   # How the loaded extension was compiled, for bug reports and for the
+  #   # tests that check a build took its CPU's path (docs/platforms.md).
+  #   #
+  #   # @example
+  #   #   Jetson::BUILD_INFO  # => {simd: "sse2+avx2", compiler: "gcc 12.2.0", plain_char: "signed"}
+  #   # @return [Hash{Symbol => String}] frozen: `simd:` the vector code strings are escaped with
+  #   #   (`"sse2+avx2"`, the AVX2 loop running on this CPU; `"sse2"`; `"neon"`; `"none"`, built
+  #   #   without: `JETSON_DISABLE_SIMD=1` or another architecture), `compiler:` its name and
+  #   #   version, `plain_char:` `"signed"` or `"unsigned"` (arm64)
+  #   BUILD_INFO = {}.freeze
+
   # @!method self.pretty_generate(obj, opts = nil)
   #   The JSON text of `obj` laid out as `JSON.pretty_generate` lays it out
   #   (two-space indent, a space after each colon, a line per element), with

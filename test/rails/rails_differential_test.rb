@@ -17,6 +17,7 @@ require "support/rails_oracle"
 #
 #   JETSON_RAILS_DOCS=N  number of random graphs (default 3_000)
 #   JETSON_RAILS_SEED=S  base seed (default: minitest's --seed)
+#   JETSON_DIFF_VERBOSE=1  print how many graphs were compared
 #
 # Float digits are the one documented difference, as in json mode: the json
 # gem (and so ActiveSupport) prints Grisu2 digits, Jetson the shortest
@@ -115,8 +116,10 @@ class RailsDifferentialTest < Minitest::Test
 
   def test_random_graphs
     failures = []
+    compared = Hash.new(0)
     each_reference do |encoder|
       DOCS.times do |i|
+        compared[encoder.name] += 1
         rng = Random.new(seed + i)
         apply_random_settings(rng)
         value = RailsGraph.build(rng, raising: rng.rand(20).zero?)
@@ -125,6 +128,10 @@ class RailsDifferentialTest < Minitest::Test
         failures << "#{encoder.name}, graph #{i} (seed #{seed + i}):\n#{problem}" if problem
         break if failures.size >= 5
       end
+    end
+    if ENV["JETSON_DIFF_VERBOSE"]
+      puts "\nrails differential: #{compared.map { |name, n| "#{n} graphs against #{name}" }.join(", ")}, " \
+           "#{failures.size} mismatches (seed #{seed})"
     end
     assert_empty failures, failures.join("\n\n")
   end

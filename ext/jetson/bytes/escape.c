@@ -1,9 +1,5 @@
 #include "bytes/escape.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 /* The letter after the backslash for one-byte escapes; 'u' means \u00XX
  * (also for '<', '>' and '&', which only the HTML mode flags). */
 static const char short_escape[128] = {
@@ -86,15 +82,18 @@ JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)
 
 typedef char *escape_fn(char *dst, const unsigned char *p, const unsigned char *end);
 
-/* The loops, once for the baseline instruction set and, with GCC or clang on
- * x86-64, once more for AVX2, chosen per string at run time. */
+/* The loops, once for the baseline instruction set (SSE2, NEON or words;
+ * simd.h) and, with GCC or clang on x86-64, once more for AVX2, chosen per
+ * string at run time. */
 #define JT_ESCAPE_AVX2 0
-#define JT_ESCAPE_NAME(f) f##_sse2
+#define JT_ESCAPE_NAME(f) f##_base
 #include "bytes/escape_loop.h"
 #undef JT_ESCAPE_AVX2
 #undef JT_ESCAPE_NAME
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* Not with JETSON_DISABLE_SIMD: the pragma defines __SSE2__ again, and its
+ * loop would still run. */
+#if defined(JT_SIMD_SSE2) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define JT_HAVE_AVX2_TARGET 1
 #include <immintrin.h>
 #if defined(__clang__)
@@ -128,7 +127,7 @@ JT_INLINE bool cpu_has_avx2(void)
 
 JT_INLINE char *escape_mode(char *dst, const unsigned char *p, const unsigned char *end, int mode)
 {
-    escape_fn *const *by_mode = escape_by_mode_sse2;
+    escape_fn *const *by_mode = escape_by_mode_base;
 #if JT_HAVE_AVX2_TARGET
     /* Long runs are scanned 32 bytes at a time where the CPU can. */
     if (end - p >= 64 && cpu_has_avx2()) by_mode = escape_by_mode_avx2;
@@ -166,4 +165,9 @@ void jt_escape_string_general(jt_buffer *b, const char *src, size_t len, int mod
         p = slice_end;
     }
     jt_buffer_push(b, '"');
+}
+
+const char *jt_escape_simd(void)
+{
+    return cpu_has_avx2() ? JT_SIMD_NAME "+avx2" : JT_SIMD_NAME;
 }

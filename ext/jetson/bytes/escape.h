@@ -6,10 +6,7 @@
  * copied inline (two overlapping words or vectors). */
 
 #include "bytes/buffer.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "bytes/simd.h"
 
 /* Which characters a JSON string must escape; the bits combine. */
 enum {
@@ -27,6 +24,10 @@ enum {
 
 /* Any string, any length: the vector loops of escape.c. */
 void jt_escape_string_general(jt_buffer *b, const char *src, size_t len, int mode);
+
+/* The vector code this build escapes with: "sse2+avx2" (the AVX2 loop runs
+ * on this CPU), "sse2", "neon" or "none" (Jetson::BUILD_INFO[:simd]). */
+const char *jt_escape_simd(void);
 
 #define JT_ONES UINT64_C(0x0101010101010101)
 #define JT_HIGHS UINT64_C(0x8080808080808080)
@@ -50,39 +51,38 @@ JT_INLINE uint64_t jt_swar_attention(uint64_t x, int mode)
     return hit;
 }
 
-#ifdef __SSE2__
-/* The bytes of v that need attention in this mode, as 0xFF lanes (the high
- * bit of a lane is what counts). */
-JT_INLINE __m128i jt_vector_hits(__m128i v, int mode)
+#if JT_SIMD
+/* The bytes of v that need attention in this mode, as lanes whose high bit
+ * is set (simd.h). */
+JT_INLINE jt_vec jt_vector_hits(jt_vec v, int mode)
 {
-    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-    /* unsigned v <= 0x1F, as min(v, 0x1F) == v */
-    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
+    jt_vec hit = jt_vec_or(jt_vec_eq(v, '"'), jt_vec_eq(v, '\\'));
+    hit = jt_vec_or(hit, jt_vec_control(v));
     if (RB_UNLIKELY(mode != JT_ESCAPE_BASIC)) {
-        if (mode & JT_ESCAPE_SCRIPT_SAFE) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
-        if (mode & JT_ESCAPE_E2) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+        if (mode & JT_ESCAPE_SCRIPT_SAFE) hit = jt_vec_or(hit, jt_vec_eq(v, '/'));
+        if (mode & JT_ESCAPE_E2) hit = jt_vec_or(hit, jt_vec_eq(v, 0xE2));
         if (mode & JT_ESCAPE_HTML) {
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
+            hit = jt_vec_or(hit, jt_vec_eq(v, '<'));
+            hit = jt_vec_or(hit, jt_vec_eq(v, '>'));
+            hit = jt_vec_or(hit, jt_vec_eq(v, '&'));
         }
-        if (mode & JT_ESCAPE_ASCII_ONLY) hit = _mm_or_si128(hit, v);
+        if (mode & JT_ESCAPE_ASCII_ONLY) hit = jt_vec_or(hit, jt_vec_non_ascii(v));
     }
     return hit;
 }
 
-JT_INLINE int jt_vector_attention(__m128i v, int mode)
+/* The hits of v as a scalar mask (jt_vec_mask): 0 when none. */
+JT_INLINE uint64_t jt_vector_attention(jt_vec v, int mode)
 {
-    return _mm_movemask_epi8(jt_vector_hits(v, mode));
+    return jt_vec_mask(jt_vector_hits(v, mode));
 }
 #endif
 
 /* Whether any byte of the two words needs attention in this mode. */
 JT_INLINE bool jt_short_attention(uint64_t lo, uint64_t hi, int mode)
 {
-#ifdef __SSE2__
-    __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)lo), _mm_cvtsi64_si128((long long)hi));
-    return jt_vector_attention(v, mode) != 0;
+#if JT_SIMD
+    return jt_vector_attention(jt_vec_from_words(lo, hi), mode) != 0;
 #else
     return (jt_swar_attention(lo, mode) | jt_swar_attention(hi, mode)) != 0;
 #endif
@@ -160,25 +160,25 @@ JT_INLINE void jt_escape_string(jt_buffer *b, const char *src, size_t len, int m
             return;
         }
     }
-#ifdef __SSE2__
+#if JT_SIMD
     else if (len - 17 < 48) { /* 17..64 bytes: two or four overlapping vectors */
-        __m128i first = _mm_loadu_si128((const __m128i *)src);
-        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
-        __m128i hits = _mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode));
-        __m128i second = first, third = last; /* 17..32: the first two cover it */
+        jt_vec first = jt_vec_load(src);
+        jt_vec last = jt_vec_load(src + len - 16);
+        jt_vec hits = jt_vec_or(jt_vector_hits(first, mode), jt_vector_hits(last, mode));
+        jt_vec second = first, third = last; /* 17..32: the first two cover it */
         if (len > 32) {
-            second = _mm_loadu_si128((const __m128i *)(src + 16));
-            third = _mm_loadu_si128((const __m128i *)(src + len - 32));
-            hits = _mm_or_si128(hits, _mm_or_si128(jt_vector_hits(second, mode), jt_vector_hits(third, mode)));
+            second = jt_vec_load(src + 16);
+            third = jt_vec_load(src + len - 32);
+            hits = jt_vec_or(hits, jt_vec_or(jt_vector_hits(second, mode), jt_vector_hits(third, mode)));
         }
-        if (!_mm_movemask_epi8(hits)) {
+        if (!jt_vec_mask(hits)) {
             char *dst = jt_quoted_slot(b, len);
-            _mm_storeu_si128((__m128i *)dst, first);
+            jt_vec_store(dst, first);
             if (len > 32) {
-                _mm_storeu_si128((__m128i *)(dst + 16), second);
-                _mm_storeu_si128((__m128i *)(dst + len - 32), third);
+                jt_vec_store(dst + 16, second);
+                jt_vec_store(dst + len - 32, third);
             }
-            _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+            jt_vec_store(dst + len - 16, last);
             return;
         }
     }

@@ -43,13 +43,13 @@ JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, c
             p += 32;
         }
 #endif
-#ifdef __SSE2__
+#if JT_SIMD
         while (end - p >= 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)p);
-            unsigned mask = (unsigned)jt_vector_attention(v, mode);
-            _mm_storeu_si128((__m128i *)dst, v);
+            jt_vec v = jt_vec_load(p);
+            uint64_t mask = jt_vector_attention(v, mode);
+            jt_vec_store(dst, v);
             if (mask) {
-                int skip = __builtin_ctz(mask);
+                int skip = __builtin_ctzll(mask) / JT_VEC_MASK_BITS;
                 dst += skip;
                 p += skip;
                 goto special;
@@ -58,7 +58,7 @@ JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, c
             p += 16;
         }
 #endif
-        /* Eight bytes at a time for what SSE2 left (and for short strings). */
+        /* Eight bytes at a time for what the vectors left (and for short strings). */
         while (end - p >= 8) {
             uint64_t x;
             memcpy(&x, p, 8);

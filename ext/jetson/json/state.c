@@ -126,6 +126,7 @@ struct apply_arg {
 };
 
 /* json 3 names every unknown key, once all the known ones are applied. */
+NORETURN(static void raise_unknown_options(VALUE unknown));
 static void raise_unknown_options(VALUE unknown)
 {
     if (RARRAY_LEN(unknown) == 1) rb_raise(rb_eArgError, "unknown keyword: %"PRIsVALUE, RARRAY_AREF(unknown, 0));

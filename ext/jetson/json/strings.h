@@ -78,14 +78,14 @@ JT_INLINE char *jt_write_plain_name(jt_buffer *b, char *dst, VALUE str, int mode
         jt_short_store(dst, len, s);
         return dst + len + 1;
     }
-#ifdef __SSE2__
+#if JT_SIMD
     if (len - 17 < 16) { /* 17..32 bytes: two overlapping vectors */
-        __m128i first = _mm_loadu_si128((const __m128i *)src);
-        __m128i last = _mm_loadu_si128((const __m128i *)(src + len - 16));
-        if (_mm_movemask_epi8(_mm_or_si128(jt_vector_hits(first, mode), jt_vector_hits(last, mode)))) return NULL;
+        jt_vec first = jt_vec_load(src);
+        jt_vec last = jt_vec_load(src + len - 16);
+        if (jt_vec_mask(jt_vec_or(jt_vector_hits(first, mode), jt_vector_hits(last, mode)))) return NULL;
         dst = jt_plain_name_slot(b, dst, len, separator, more);
-        _mm_storeu_si128((__m128i *)dst, first);
-        _mm_storeu_si128((__m128i *)(dst + len - 16), last);
+        jt_vec_store(dst, first);
+        jt_vec_store(dst + len - 16, last);
         return dst + len + 1;
     }
 #endif
