@@ -24,19 +24,7 @@ class RecordsOjNativeTest < Minitest::Test
     Oj.optimize_rails
     adapters = ARGV[1].split(",")
 
-    # Every value Jetson hands to Oj, counted (the native path's check).
-    module CountOjCalls
-      class << self
-        attr_accessor :calls
-      end
-      self.calls = 0
-
-      def encode(*args)
-        CountOjCalls.calls += 1
-        super
-      end
-    end
-    Oj::Rails.singleton_class.prepend(CountOjCalls)
+    require "support/oj_call_count" # CountOjCalls.calls: every value handed to Oj
 
     def outcome
       [:ok, yield]
