@@ -5,14 +5,19 @@
 # two heaps:
 #
 # - steady: GC.start before each timed slice, then whole calls for the slice.
-#   The results pile up until the GC's own collections free them, and glibc
-#   gives the top of its heap back to the kernel as they are freed (and
-#   Ruby's full collections call malloc_trim): the next results fault their
-#   pages in again. This is the slow mode of issue 55.
+#   The results pile up until a collection frees several at once; glibc then
+#   gives the top of its heap back to the kernel (or unmaps a result it had
+#   mapped on its own), and the next results fault their pages in again.
+#   Whether it does depends on where the freed results lie and on glibc's
+#   thresholds, which move with the sizes freed so far: rounds swing between
+#   a fast mode and this slow one (issue 55).
 # - collected: a full collection (GC.start(full_mark: true)) before every
-#   call, only the calls timed: the heap trimmed on purpose. Ruby trims after
-#   marking and frees the dead results in the sweep that follows, so the last
-#   result's memory is still the allocator's and the next call reuses it.
+#   call, only the calls timed: the last result is freed just before the
+#   next call and its memory reused, so this is the writing alone.
+#
+# "Jetson.generate, JETSON_FRESH_PAGES=0" is Jetson with its populating of
+# large buffers' absent pages switched off (ext/jetson/bytes/fresh_pages.c),
+# timed in the same rounds; it is not a peer.
 #
 #   bundle exec ruby --yjit bench/large.rb [--rounds=N] [--slice=SECONDS] [--no-write] [case-filter ...]
 #
@@ -45,6 +50,15 @@ module JetsonBench
     def contenders(doc)
       coder = JSON::Coder.new
       list = [Contender.new("Jetson.generate", :subject, -> { Jetson.generate(doc) }),
+              # What populating a large buffer's absent pages in one call
+              # (ext/jetson/bytes/fresh_pages.c) saves: the same build with
+              # it switched off, the pages faulted in by the writes.
+              Contender.new("Jetson.generate, JETSON_FRESH_PAGES=0", :baseline, lambda do
+                ENV["JETSON_FRESH_PAGES"] = "0"
+                Jetson.generate(doc)
+              ensure
+                ENV.delete("JETSON_FRESH_PAGES")
+              end),
               Contender.new("JSON.generate", :json, -> { JSON.generate(doc) }),
               Contender.new("JSON::Coder#dump", :peer, -> { coder.dump(doc) })]
       list << Contender.new("Oj.dump(compat)", :peer, -> { Oj.dump(doc, mode: :compat) }) if defined?(Oj)
@@ -109,7 +123,7 @@ module JetsonBench
       end
       jetson = stats.find { |c, _| c.role == :subject }&.last
       json = stats.find { |c, _| c.role == :json }&.last
-      best_peer = stats.reject { |c, _| c.role == :subject }.values.max_by { _1[:median] }
+      best_peer = stats.select { |c, _| %i[json peer].include?(c.role) }.values.max_by { _1[:median] }
       result.merge(stats: stats, slowest_vs_json: jetson[:slowest] / json[:median],
                    median_vs_best: jetson[:median] / best_peer[:median])
     end

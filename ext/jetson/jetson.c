@@ -4,6 +4,7 @@
 #include "bytes/base.h"
 #include "bytes/buffer.h"
 #include "bytes/escape.h"
+#include "bytes/fresh_pages.h"
 #include "bytes/symbol_names.h"
 #include "json/json.h"
 #include "rails/rails.h"
@@ -32,7 +33,26 @@ static void define_build_info(void)
     /* Plain char is signed on x86-64 and unsigned on arm64. */
     rb_hash_aset(info, ID2SYM(rb_intern("plain_char")),
                  rb_obj_freeze(rb_str_new_cstr(CHAR_MIN < 0 ? "signed" : "unsigned")));
+    /* How a large document's fresh pages come in (bytes/fresh_pages.c). */
+#if defined(__linux__)
+    rb_hash_aset(info, ID2SYM(rb_intern("fresh_pages")), rb_obj_freeze(rb_str_new_cstr("populate")));
+#else
+    rb_hash_aset(info, ID2SYM(rb_intern("fresh_pages")), rb_obj_freeze(rb_str_new_cstr("faults")));
+#endif
     rb_define_const(jt.mJetson, "BUILD_INFO", rb_ractor_make_shareable(info));
+}
+
+/* Jetson.send(:fresh_pages_probe, bytes) -> [resident pages, pages]: what
+ * populating a fresh mapping of that size left in memory
+ * (test/fresh_pages_test.rb checks the running kernel honours it). */
+static VALUE fresh_pages_probe(VALUE self, VALUE bytes)
+{
+    (void)self;
+    const long len = NUM2LONG(bytes);
+    if (len <= 0) rb_raise(rb_eArgError, "bytes must be positive");
+    size_t resident, pages;
+    jt_fresh_pages_probe((size_t)len, &resident, &pages);
+    return rb_assoc_new(SIZET2NUM(resident), SIZET2NUM(pages));
 }
 
 JT_EXPORT void Init_jetson(void)
@@ -47,4 +67,5 @@ JT_EXPORT void Init_jetson(void)
     jt_init_rails();
     jt_init_builder();
     define_build_info();
+    rb_define_private_method(rb_singleton_class(jt.mJetson), "fresh_pages_probe", fresh_pages_probe, 1);
 }

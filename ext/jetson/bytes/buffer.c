@@ -1,4 +1,5 @@
 #include "bytes/buffer.h"
+#include "bytes/fresh_pages.h"
 
 /* rb_utf8_str_new goes through rb_enc_associate_index, which costs as much as
  * generating a small document; a new String has no coderange to reset, so
@@ -7,6 +8,20 @@ static VALUE utf8_str_new(const char *ptr, size_t len)
 {
     VALUE str = rb_str_new(ptr, (long)len);
     RB_ENCODING_SET_INLINED(str, jt.utf8_encindex);
+    return str;
+}
+
+/* An exact-size copy of a finished document. A large one's result is fresh
+ * memory more often than not: its pages come in at once (fresh_pages.c). */
+static VALUE copy_out(const char *ptr, size_t len)
+{
+    if (len < JT_FRESH_PAGES_MIN) return utf8_str_new(ptr, len);
+    VALUE str = rb_str_buf_new((long)len);
+    jt_fresh_pages_populate(RSTRING_PTR(str), len);
+    memcpy(RSTRING_PTR(str), ptr, len);
+    rb_str_set_len(str, (long)len);
+    RB_ENCODING_SET_INLINED(str, jt.utf8_encindex);
+    RB_ENC_CODERANGE_CLEAR(str);
     return str;
 }
 
@@ -196,6 +211,7 @@ static void remember_large_size(size_t len)
 static VALUE new_heap(size_t capa)
 {
     VALUE heap = rb_str_buf_new((long)capa);
+    jt_fresh_pages_populate(RSTRING_PTR(heap), capa);
     rb_obj_hide(heap);
     rb_str_set_len(heap, (long)capa);
     return heap;
@@ -232,12 +248,16 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
          * used: its memory goes back. */
         if (!NIL_P(spare = take_kept(jt.spare_buffer_key))) rb_str_resize(spare, 0);
     } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_kept(jt.spare_buffer_key))) {
-        if ((size_t)RSTRING_LEN(spare) < capa) rb_str_resize(spare, (long)capa);
+        if ((size_t)RSTRING_LEN(spare) < capa) {
+            rb_str_resize(spare, (long)capa);
+            jt_fresh_pages_populate(RSTRING_PTR(spare), capa);
+        }
         move_into(b, spare);
         b->spare = true;
         capa = (size_t)RSTRING_LEN(spare);
     } else if (b->heap) {
         rb_str_resize(b->heap, (long)capa);
+        jt_fresh_pages_populate(RSTRING_PTR(b->heap), capa);
     } else {
         move_into(b, new_heap(capa));
     }
@@ -324,7 +344,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
      *   place. */
     if (holds_scratch(b) || b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
         (slack && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
-        VALUE result = utf8_str_new(b->ptr, b->len);
+        VALUE result = copy_out(b->ptr, b->len);
         release_heap(b);
         return result;
     }
