@@ -115,7 +115,8 @@ void jt_buffer_flush(jt_buffer *b)
  *   String of the large one's size, a fresh mapping every call (twitter.json:
  *   71-96 faults a call where json took 17). The result's own pages are
  *   every generator's cost: a result is the caller's memory, so no kept
- *   buffer can stand in for them, and copying out of a kept, resident buffer
+ *   buffer can stand in for them (new_heap and the growths take the absent
+ *   ones in one call instead, fresh_pages.c), and copying out of a kept, resident buffer
  *   instead took 5 MB from about 2,000 to 600 calls a second where nothing
  *   faulted (the copy doubles the memory written).
  * - A document larger than that (or the first one) grows as usual; if it
