@@ -206,16 +206,26 @@ static void remember_large_size(size_t len)
     if (len <= JT_SIZED_MAX) rb_ractor_local_storage_value_set(jt.large_size_key, LONG2FIX((long)len));
 }
 
-/* A hidden String of capa bytes to write into. It stays hidden from
- * ObjectSpace until it is handed out as the result. Its length is kept at its
- * capacity, so that rb_str_resize keeps the bytes written. */
-static VALUE new_heap(size_t capa)
+/* A hidden String of capa bytes to write into, with the first `expected`
+ * bytes' pages in memory (fresh_pages.c). It stays hidden from ObjectSpace
+ * until it is handed out as the result. Its length is kept at its capacity,
+ * so that rb_str_resize keeps the bytes written. */
+static VALUE new_heap(size_t capa, size_t expected)
 {
     VALUE heap = rb_str_buf_new((long)capa);
-    jt_fresh_pages_populate(RSTRING_PTR(heap), capa);
+    jt_fresh_pages_populate(RSTRING_PTR(heap), expected < capa ? expected : capa);
     rb_obj_hide(heap);
     rb_str_set_len(heap, (long)capa);
     return heap;
+}
+
+/* How much of a grown buffer of `capa` holding `len` bytes is populated: a
+ * document that outgrew its buffer ends, on average, half-way into the
+ * doubled one, and the pages past where it ends would be taken for
+ * nothing (the rest fault in if they are written). */
+static size_t expected_length(size_t len, size_t capa)
+{
+    return len + (capa - len) / 2;
 }
 
 /* Copies what is written into `heap`, which becomes the buffer; the previous
@@ -235,7 +245,7 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
     if (!b->heap && b->recycle && capa <= JT_SCRATCH_MAX) {
         VALUE scratch = take_kept(jt.scratch_buffer_key);
         if (NIL_P(scratch)) {
-            scratch = new_heap(capa);
+            scratch = new_heap(capa, capa);
         } else if ((size_t)RSTRING_LEN(scratch) < capa) {
             rb_str_resize(scratch, (long)capa);
         }
@@ -243,7 +253,7 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
         capa = (size_t)RSTRING_LEN(scratch);
     } else if (b->recycle && !b->spare && !b->sized && capa >= JT_COPY_OUT_SIZE && (hint = large_size_hint()) >= capa) {
         /* A little over the last size, for a document that grew a bit. */
-        move_into(b, new_heap(capa = hint + hint / 32));
+        move_into(b, new_heap(capa = hint + hint / 32, hint));
         b->sized = true;
         /* While documents come at sizes the hint covers, a spare is not
          * used: its memory goes back. */
@@ -251,16 +261,16 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
     } else if (b->recycle && !b->spare && capa >= JT_SPARE_MIN && !NIL_P(spare = take_kept(jt.spare_buffer_key))) {
         if ((size_t)RSTRING_LEN(spare) < capa) {
             rb_str_resize(spare, (long)capa);
-            jt_fresh_pages_populate(RSTRING_PTR(spare), capa);
+            jt_fresh_pages_populate(RSTRING_PTR(spare), expected_length(b->len, capa));
         }
         move_into(b, spare);
         b->spare = true;
         capa = (size_t)RSTRING_LEN(spare);
     } else if (b->heap) {
         rb_str_resize(b->heap, (long)capa);
-        jt_fresh_pages_populate(RSTRING_PTR(b->heap), capa);
+        jt_fresh_pages_populate(RSTRING_PTR(b->heap), expected_length(b->len, capa));
     } else {
-        move_into(b, new_heap(capa));
+        move_into(b, new_heap(capa, expected_length(b->len, capa)));
     }
     b->ptr = RSTRING_PTR(b->heap);
     b->capa = capa;
