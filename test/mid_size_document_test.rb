@@ -6,7 +6,7 @@ require "rbconfig"
 require_relative "support/subprocess"
 require_relative "support/document_buffers"
 
-# Documents from the stack buffer's 2 KiB up to 32 KiB are written into a
+# Documents from the stack buffer's 2 KiB up to 1 MiB are written into a
 # buffer each Ractor keeps between calls (buffer.c's scratch) and handed out
 # as exact-size copies. These tests check that the results are whole, of
 # their own and exact-size, that nesting, threads, exceptions, GC compaction
@@ -46,7 +46,7 @@ class MidSizeDocumentTest < Minitest::Test
   # The scratch path is the one taken: results hold no unused tail, as the
   # json gem's do (a result that grew by doublings kept up to 4 KiB).
   def test_mid_size_results_are_exact_size
-    [2100, 4 * KIB, 9 * KIB, 17 * KIB, 30 * KIB].each do |bytes|
+    [2100, 4 * KIB, 9 * KIB, 17 * KIB, 30 * KIB, 60 * KIB, 300 * KIB, 1000 * KIB].each do |bytes|
       doc = doc_of(bytes, bytes)
       result = Jetson.generate(doc)
       reference = JSON.generate(doc)
@@ -54,6 +54,32 @@ class MidSizeDocumentTest < Minitest::Test
       assert_equal ObjectSpace.memsize_of(reference), ObjectSpace.memsize_of(result), "#{result.bytesize} bytes"
       rails_result = Jetson::State.new.generate(doc)
       assert_equal ObjectSpace.memsize_of(reference), ObjectSpace.memsize_of(rails_result), "a State, #{bytes}"
+    end
+  end
+
+  # Once the scratch has grown to a size, a document of that size allocates
+  # its result and nothing else: no new buffer, no doublings (each took a
+  # String of its own, on fresh pages, when the scratch stopped at 32 KiB).
+  # A document over 1 MiB in between moves out of the scratch and leaves it
+  # to the next mid-size one.
+  def test_a_grown_scratch_serves_the_next_documents
+    docs = [40 * KIB, 300 * KIB, 900 * KIB].to_h { |bytes| [bytes, doc_of(bytes, "kept #{bytes}")] }
+    docs[:large] = doc_of(3 * 1024 * KIB, "large between")
+    order = [40 * KIB, 900 * KIB, 40 * KIB, 300 * KIB, :large, 40 * KIB, 900 * KIB]
+    # A scratch that an estimate sized (buffer_initial_length) at 600 KiB
+    # still grows to serve the 900 KiB document.
+    Jetson::State.new(buffer_initial_length: 600 * KIB).generate(docs.fetch(40 * KIB))
+    # Twice: the first pass warms the scratch, and this loop's own first
+    # steps allocate.
+    2.times.flat_map do
+      order.map do |bytes|
+        before = GC.stat(:total_allocated_objects)
+        result = Jetson.generate(docs.fetch(bytes))
+        [bytes, GC.stat(:total_allocated_objects) - before, result]
+      end
+    end.last(order.size).each do |bytes, allocated, result|
+      assert_equal JSON.generate(docs.fetch(bytes)), result
+      assert_equal 1, allocated, "about #{bytes} bytes: objects allocated with the result" unless bytes == :large
     end
   end
 

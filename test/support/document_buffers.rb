@@ -2,7 +2,7 @@
 
 # What the tests of the output buffer's kept buffers share
 # (large_document_test.rb: the spare and the sized result of documents over
-# 1 MiB; mid_size_document_test.rb: the scratch of documents up to 32 KiB):
+# 1 MiB; mid_size_document_test.rb: the scratch of documents up to 1 MiB):
 # a value whose to_json calls a generator from inside a document, and the
 # checks that compaction and Ractors leave each call a buffer of its own.
 module DocumentBuffers

@@ -136,7 +136,7 @@ void jt_buffer_flush(jt_buffer *b)
 #define JT_SPARE_MIN (2 * JT_COPY_OUT_SIZE)
 #define JT_SPARE_MAX ((size_t)8 * 1024 * 1024)
 
-/* Mid-size documents, past the stack buffer's 2 KiB and up to 32 KiB, are
+/* Mid-size documents, past the stack buffer's 2 KiB and up to 1 MiB, are
  * written into a buffer each Ractor keeps between calls, its scratch, and
  * handed out as an exact-size copy. Built in a String of their own, grown
  * by doublings, they cost a malloc and a realloc or two per call and kept
@@ -145,17 +145,23 @@ void jt_buffer_flush(jt_buffer *b)
  * and 1.49x JSON::Coder's time with twice its page faults; with the
  * scratch, 0.82x and 0.79x with its faults (bench/allocator.rb, AMD EPYC,
  * Ruby 3.4 + YJIT). The copy is what json's and a bare copy's results cost.
- * Past 32 KiB it is not worth it: the result's own pages dominate however
- * it is built, and a 256 KiB scratch cost 240 KB documents 10% for the
- * copy. A document that outgrows the scratch keeps it as its own buffer,
- * grown in place as a larger document's always was, and the next mid-size
- * document starts a new scratch: so a recycling buffer holds the scratch
- * exactly while its heap is no larger than JT_SCRATCH_MAX (a first heap
- * past that size never was one). Like the spare, the scratch is taken out
- * of Ractor-local storage while in use: a nested or concurrent generate
- * builds in a buffer of its own, kept as the scratch if the slot is empty
- * at its end; a generate that raises leaves its scratch to the GC. */
-#define JT_SCRATCH_MAX ((size_t)32 * 1024)
+ * The scratch stopped at 32 KiB until the fresh pages of the doublings past
+ * it were measured (issue 55): each document past 32 KiB took a new 32 KiB
+ * scratch, then 64, 128, 256 KiB... by realloc, every step copying what was
+ * written and most on fresh pages, then its exact-size copy. Kept up to
+ * 1 MiB, the scratch is resident and grown once: activitypub.json (53 KB)
+ * took half the CPU time per call (17,098 calls per CPU second against
+ * 8,284; faults 1.1 a call against 4.2), citm_catalog.json (500 KB) 1.31x,
+ * twitter.json (467 KB) and a 20 KB document the same (AMD EPYC, Ruby 3.4 +
+ * YJIT, in one process). A document that outgrows the scratch moves into a
+ * heap of its own, and the scratch goes back to its slot; so a recycling
+ * buffer holds the scratch exactly while its heap is no larger than
+ * JT_SCRATCH_MAX (a first heap past that size never was one). Like the
+ * spare, the scratch is taken out of Ractor-local storage while in use: a
+ * nested or concurrent generate builds in a buffer of its own, kept as the
+ * scratch if the slot is empty at its end; a generate that raises leaves its
+ * scratch to the GC. */
+#define JT_SCRATCH_MAX JT_COPY_OUT_SIZE
 
 static bool holds_scratch(const jt_buffer *b)
 {
@@ -229,16 +235,26 @@ static size_t expected_length(size_t len, size_t capa)
 }
 
 /* Copies what is written into `heap`, which becomes the buffer; the previous
- * heap String's memory goes back at once. */
+ * heap goes back to the scratch's slot if it is the scratch and the slot is
+ * empty, else its memory goes back at once. */
 static void move_into(jt_buffer *b, VALUE heap)
 {
     memcpy(RSTRING_PTR(heap), b->ptr, b->len);
-    if (b->heap) rb_str_resize(b->heap, 0);
+    if (b->heap) {
+        if (holds_scratch(b) && NIL_P(rb_ractor_local_storage_value(jt.scratch_buffer_key))) {
+            rb_ractor_local_storage_value_set(jt.scratch_buffer_key, b->heap);
+        } else {
+            rb_str_resize(b->heap, 0);
+        }
+    }
     b->heap = heap;
 }
 
-/* Moves the contents into a heap String of at least `capa` bytes. */
-static void jt_buffer_spill(jt_buffer *b, size_t capa)
+/* Moves the contents into a heap String of at least `capa` bytes; `required`
+ * (at most capa) is what the write at hand needs, which a sized String may
+ * hold without reaching capa: a document outgrowing a 1 MiB scratch asks
+ * for 2 MiB, and the last length (1.5 MiB, say) covers what it needs. */
+static void jt_buffer_spill(jt_buffer *b, size_t capa, size_t required)
 {
     VALUE spare;
     size_t hint;
@@ -251,7 +267,8 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
         }
         move_into(b, scratch);
         capa = (size_t)RSTRING_LEN(scratch);
-    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_COPY_OUT_SIZE && (hint = large_size_hint()) >= capa) {
+    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_COPY_OUT_SIZE &&
+               (hint = large_size_hint()) >= required) {
         /* A little over the last size, for a document that grew a bit. */
         move_into(b, new_heap(capa = hint + hint / 32, hint));
         b->sized = true;
@@ -266,6 +283,9 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa)
         move_into(b, spare);
         b->spare = true;
         capa = (size_t)RSTRING_LEN(spare);
+    } else if (holds_scratch(b) && capa > JT_SCRATCH_MAX) {
+        /* Outgrown: the scratch stays the Ractor's (move_into). */
+        move_into(b, new_heap(capa, expected_length(b->len, capa)));
     } else if (b->heap) {
         rb_str_resize(b->heap, (long)capa);
         jt_fresh_pages_populate(RSTRING_PTR(b->heap), expected_length(b->len, capa));
@@ -294,7 +314,12 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
     while (capa < required) {
         capa = capa > (size_t)LONG_MAX / 2 ? required : capa * 2;
     }
-    jt_buffer_spill(b, capa);
+    /* The scratch grows to JT_SCRATCH_MAX itself while the write fits there:
+     * from a size an estimate gave it (600 KiB, say), a doubling would pass
+     * the limit and move out, and documents between the two sizes would
+     * never be written in it. */
+    if (capa > JT_SCRATCH_MAX && required <= JT_SCRATCH_MAX && holds_scratch(b)) capa = JT_SCRATCH_MAX;
+    jt_buffer_spill(b, capa, required);
 }
 
 void jt_buffer_expect(jt_buffer *b, size_t more)
@@ -303,12 +328,12 @@ void jt_buffer_expect(jt_buffer *b, size_t more)
     if (b->io != Qnil || b->len > JT_INITIAL_HEAP_MAX || more > JT_INITIAL_HEAP_MAX - b->len) return;
     size_t capa = b->len + more;
     if (!b->heap && capa < first_heap_capa(b)) capa = first_heap_capa(b);
-    if (capa > b->capa) jt_buffer_spill(b, capa);
+    if (capa > b->capa) jt_buffer_spill(b, capa, capa);
 }
 
 void jt_buffer_shrink(jt_buffer *b, size_t capa)
 {
-    if (b->len == 0 && b->heap && b->capa > capa) jt_buffer_spill(b, capa);
+    if (b->len == 0 && b->heap && b->capa > capa) jt_buffer_spill(b, capa, capa);
 }
 
 JT_NOINLINE void jt_buffer_send_chunk(jt_buffer *b)
