@@ -149,11 +149,12 @@ void jt_buffer_flush(jt_buffer *b)
  * it were measured (issue 55): each document past 32 KiB took a new 32 KiB
  * scratch, then 64, 128, 256 KiB... by realloc, every step copying what was
  * written and most on fresh pages, then its exact-size copy. Kept up to
- * 1 MiB, the scratch is resident and grown once: activitypub.json (53 KB)
- * took half the CPU time per call (17,098 calls per CPU second against
- * 8,284; faults 1.1 a call against 4.2), citm_catalog.json (500 KB) 1.31x,
- * twitter.json (467 KB) and a 20 KB document the same (AMD EPYC, Ruby 3.4 +
- * YJIT, in one process). A document that outgrows the scratch moves into a
+ * 1 MiB, the scratch is resident and grown once, and a call allocates its
+ * result alone. Jetson's speed over json's in the same process (CPU time,
+ * five processes of each build in turn, AMD EPYC, Ruby 3.4 + YJIT, a loaded
+ * machine): citm_catalog.json (500 KB) 1.16x before, 1.53x after;
+ * twitter.json (467 KB) 1.67x, 1.73x; activitypub.json (53 KB) 0.99x,
+ * 1.07x; ohai.json (20 KB) and a 100 KB document the same. A document that outgrows the scratch moves into a
  * heap of its own, and the scratch goes back to its slot; so a recycling
  * buffer holds the scratch exactly while its heap is no larger than
  * JT_SCRATCH_MAX (a first heap past that size never was one). Like the
