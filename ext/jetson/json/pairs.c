@@ -342,6 +342,14 @@ JT_INLINE int write_symbol_key_pair(jt_gen *g, jt_buffer *b, const jt_symbol_ent
     return write_leaf_value(g, b, dst + e->key_length, value);
 }
 
+/* write_symbol_key_pair after the first pair, out of line (a tail call):
+ * inline, its value writer made the callback below save registers on
+ * every path, the String keys' and the dynamic Symbols' too. */
+JT_NOINLINE static int symbol_key_pair(const jt_symbol_entry *e, VALUE value, struct hash_iter *it)
+{
+    return write_symbol_key_pair(it->g, it->g->buf, e, value, false);
+}
+
 /* A Hash's first pair, when its key is a short String or a static Symbol
  * and its value a scalar or a short String: the leaf below without a
  * separator, setting the key type the other pairs are checked against.
@@ -409,7 +417,7 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
         if (it->first_key_type != T_SYMBOL || !names) return compact_pair(key, value, it);
         const jt_symbol_entry *e = jt_symbol_entry_cached(names, key);
         if (!e) return compact_pair(key, value, it);
-        if (RB_LIKELY(e->key_length)) return write_symbol_key_pair(g, b, e, value, false);
+        if (RB_LIKELY(e->key_length)) return symbol_key_pair(e, value, it);
         name = e->name;
     } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cString && it->first_key_type == T_STRING) {
         name = key;
