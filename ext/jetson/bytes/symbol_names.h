@@ -17,14 +17,33 @@
 #include "bytes/base.h"
 
 #define JT_SYMBOL_NAMES 512 /* a power of two */
+/* A name of at most this many bytes that no escaping mode touches is also
+ * kept as an object key: quoted, with its colon. */
+#define JT_SYMBOL_KEY_NAME_MAX 12
+#define JT_SYMBOL_KEY_BYTES 15 /* '"', the name, '"', ':' */
+
+typedef struct jt_symbol_entry {
+    VALUE sym, name;
+    /* The name as an object key, `"name":`, in every escaping mode the
+     * same bytes; key_length 0 where the name is longer or has a byte
+     * other than a letter, a digit or '_'. A key is then one copy of a
+     * fixed size from here, without reading the name String. */
+    char key[JT_SYMBOL_KEY_BYTES];
+    uint8_t key_length;
+} jt_symbol_entry;
 
 typedef struct jt_symbol_names {
-    struct {
-        VALUE sym, name;
-    } entries[JT_SYMBOL_NAMES];
+    jt_symbol_entry entries[JT_SYMBOL_NAMES];
 } jt_symbol_names;
 
-jt_symbol_names *jt_symbol_names_of_ractor(void);
+/* The current Ractor's cache, made on first use (jt_symbol_names_of_ractor
+ * makes it); inline, as a call's first static Symbol looks it up. */
+jt_symbol_names *jt_symbol_names_make(void);
+JT_INLINE jt_symbol_names *jt_symbol_names_of_ractor(void)
+{
+    jt_symbol_names *names = rb_ractor_local_storage_ptr(jt.symbol_names_key);
+    return RB_LIKELY(names) ? names : jt_symbol_names_make();
+}
 VALUE jt_symbol_name_miss(jt_symbol_names *names, VALUE sym);
 void jt_init_symbol_names(void);
 
@@ -34,6 +53,13 @@ void jt_init_symbol_names(void);
 JT_INLINE size_t jt_symbol_slot(VALUE sym)
 {
     return ((uintptr_t)sym >> (RUBY_SPECIAL_SHIFT + 4)) & (JT_SYMBOL_NAMES - 1);
+}
+
+/* sym's entry (a static Symbol) when the cache holds it, else NULL. */
+JT_INLINE const jt_symbol_entry *jt_symbol_entry_cached(const jt_symbol_names *names, VALUE sym)
+{
+    const jt_symbol_entry *e = &names->entries[jt_symbol_slot(sym)];
+    return RB_LIKELY(e->sym == sym) ? e : NULL;
 }
 
 /* *names is the caller's handle on the current Ractor's cache: NULL until

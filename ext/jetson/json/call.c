@@ -47,14 +47,13 @@ void jt_gen_value_unmoded(jt_gen *g, VALUE value)
     jt_gen_settle_paths(g);
 }
 
-static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
-                      jt_write_fn *write)
+/* Inline into its two callers: jt_generate's copy, which most calls take,
+ * has no mode, no write function and the configuration's escaping as
+ * constants, so that what they decide is settled at compile time and the
+ * set-up is a row of stores. */
+JT_INLINE VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
+                         jt_write_fn *write)
 {
-    /* Options set one by one on a State are checked here, before a byte. */
-    if (RB_UNLIKELY(cfg->rfc8785)) {
-        jt_canonical_validate(cfg);
-        mode = &jt_canonical_mode;
-    }
     char stack[JT_STACK_BUFFER_SIZE];
     struct jt_key_entry key_cache_storage[JT_KEY_CACHE]; /* zeroed only if used */
     jt_buffer buf;
@@ -108,13 +107,19 @@ static VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *
     return result;
 }
 
-VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
-{
-    return generate(obj, cfg, io, NULL, NULL, -1, NULL);
-}
-
 VALUE jt_generate_mode(VALUE obj, const jt_config *cfg, VALUE io, const jt_mode *mode, void *state, int escape_mode,
                        jt_write_fn *write)
 {
+    /* Options set one by one on a State are checked here, before a byte. */
+    if (RB_UNLIKELY(cfg->rfc8785)) {
+        jt_canonical_validate(cfg);
+        mode = &jt_canonical_mode;
+    }
     return generate(obj, cfg, io, mode, state, escape_mode, write);
+}
+
+VALUE jt_generate(VALUE obj, const jt_config *cfg, VALUE io)
+{
+    if (RB_UNLIKELY(cfg->rfc8785)) return jt_generate_mode(obj, cfg, io, NULL, NULL, -1, NULL);
+    return generate(obj, cfg, io, NULL, NULL, -1, NULL);
 }

@@ -108,20 +108,37 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
             if (!end) break;
             p = end;
         }
-        b->len = (size_t)(p - start);
-        if (i >= n) break;
+        if (i >= n) {
+            b->len = (size_t)(p - start);
+            break;
+        }
         /* Read before pushing: growing the buffer may run the GC, which may
          * move the elements (transient heap). */
         VALUE obj = elements[i];
-        if (p >= limit && i >= 16 && NIL_P(b->io)) {
-            /* Out of room part-way through a long Array: room for the rest
-             * at its elements' average length so far, in one step, rather
-             * than the doublings that copy everything written each time. */
-            const size_t average = (b->len - array_start) / (size_t)i + 1;
-            const size_t rest = (size_t)(n - i);
-            if (rest <= SIZE_MAX / 2 / average) jt_buffer_expect(b, rest * average + rest * average / 16 + room);
+        if (RB_LIKELY(p < limit)) {
+            /* The loop stopped at an element it does not write (a Hash, an
+             * Array, a long String): its ',' is already in place, in room
+             * made, and no chunk is due out (limit is below flush_at), so
+             * the element goes straight to its writer. */
+            b->len = (size_t)(p + (i > 0) - start);
+            if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cHash) {
+                jt_gen_hash(g, obj);
+                i++;
+                continue;
+            }
+        } else {
+            b->len = (size_t)(p - start);
+            if (i >= 16 && NIL_P(b->io)) {
+                /* Out of room part-way through a long Array: room for the
+                 * rest at its elements' average length so far, in one step,
+                 * rather than the doublings that copy everything written
+                 * each time. */
+                const size_t average = (b->len - array_start) / (size_t)i + 1;
+                const size_t rest = (size_t)(n - i);
+                if (rest <= SIZE_MAX / 2 / average) jt_buffer_expect(b, rest * average + rest * average / 16 + room);
+            }
+            if (i > 0) jt_buffer_push(b, ',');
         }
-        if (i > 0) jt_buffer_push(b, ',');
         /* Out of the loop above, which stays as small as its runs need. */
         if (!RB_SPECIAL_CONST_P(obj) && RBASIC_CLASS(obj) == rb_cArray && g->plain_arrays) {
             jt_buffer_reserve(b, JT_TUPLE_ROOM);
@@ -137,16 +154,9 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
     }
 }
 
-void jt_gen_array(jt_gen *g, VALUE ary)
+/* An Array with layout options or under a mode (see jt_gen_array). */
+JT_NOINLINE static void gen_array_general(jt_gen *g, VALUE ary)
 {
-    if (RB_LIKELY(g->plain_arrays)) {
-        jt_enter_container(g);
-        jt_buffer_push(g->buf, '[');
-        if (RARRAY_LEN(ary) != 0) gen_elements_compact(g, ary); /* else "[]" */
-        --g->depth;
-        jt_buffer_push(g->buf, ']');
-        return;
-    }
     const jt_config *cfg = g->cfg;
     if (RB_UNLIKELY(g->mode && g->mode->container) && !g->mode->container(g, &ary, false)) return;
     long depth = jt_enter_container(g);
@@ -170,6 +180,22 @@ void jt_gen_array(jt_gen *g, VALUE ary)
     }
     g->depth = --depth;
     if (RB_UNLIKELY(cfg->array_nl)) jt_write_line(g, false, depth);
+    jt_buffer_push(g->buf, ']');
+}
+
+/* Every Array comes here. The plain path (no layout, no mode) is all this
+ * function holds, the rest out of line, so that it saves few registers
+ * and keeps a small frame: small documents are mostly a few such calls. */
+void jt_gen_array(jt_gen *g, VALUE ary)
+{
+    if (RB_UNLIKELY(!g->plain_arrays)) {
+        gen_array_general(g, ary);
+        return;
+    }
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, '[');
+    if (RARRAY_LEN(ary) != 0) gen_elements_compact(g, ary); /* else "[]" */
+    --g->depth;
     jt_buffer_push(g->buf, ']');
 }
 

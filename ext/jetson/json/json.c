@@ -4,6 +4,7 @@
 #include "json/handles.h"
 #include "json/generator.h"
 #include "json/writer.h"
+#include "bytes/symbol_names.h"
 
 /* The json gem's defaults, for calls without options (set up by
  * jt_init_json, read-only after: it holds no object). */
@@ -80,6 +81,17 @@ static VALUE state_s_generate(int argc, VALUE *argv, VALUE klass)
     return generate_with_options(argv[0], argc > 1 ? argv[1] : Qnil, argc > 2 ? argv[2] : Qnil);
 }
 
+/* Jetson._symbol_key(sym) (private, for the tests): the quoted key the
+ * current Ractor's name cache holds for a static Symbol met before, which
+ * the Hash walk copies instead of reading the name (bytes/symbol_names.h);
+ * nil when it holds none. */
+static VALUE jetson_symbol_key(VALUE self, VALUE sym)
+{
+    if (!RB_STATIC_SYM_P(sym)) return Qnil;
+    const jt_symbol_entry *e = jt_symbol_entry_cached(jt_symbol_names_of_ractor(), sym);
+    return e && e->key_length ? rb_utf8_str_new(e->key, e->key_length) : Qnil;
+}
+
 void jt_init_json(void)
 {
     jt_init_json_handles();
@@ -90,4 +102,5 @@ void jt_init_json(void)
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
     rb_define_method(jj.cState, "generate", state_generate, -1);
     rb_define_singleton_method(jj.cState, "generate", state_s_generate, -1);
+    rb_define_private_method(rb_singleton_class(jt.mJetson), "_symbol_key", jetson_symbol_key, 1);
 }

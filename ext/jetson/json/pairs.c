@@ -330,6 +330,26 @@ JT_INLINE int write_leaf_pair(struct hash_iter *it, VALUE key, VALUE name, int t
     return write_leaf_value(g, b, dst, value);
 }
 
+/* A pair whose key is a static Symbol with its quoted form in the name
+ * cache (symbol_names.h), room made for a leaf: that form copied whole
+ * (after a ',' unless first), then the value. */
+JT_INLINE int write_symbol_key_pair(jt_gen *g, jt_buffer *b, const jt_symbol_entry *e, VALUE value, bool first)
+{
+    char *dst = b->ptr + b->len;
+    *dst = ','; /* past the length: overwritten by the key when first */
+    dst += !first;
+    memcpy(dst, e->key, JT_SYMBOL_KEY_BYTES);
+    return write_leaf_value(g, b, dst + e->key_length, value);
+}
+
+/* write_symbol_key_pair after the first pair, out of line (a tail call):
+ * inline, its value writer made the callback below save registers on
+ * every path, the String keys' and the dynamic Symbols' too. */
+JT_NOINLINE static int symbol_key_pair(const jt_symbol_entry *e, VALUE value, struct hash_iter *it)
+{
+    return write_symbol_key_pair(it->g, it->g->buf, e, value, false);
+}
+
 /* A Hash's first pair, when its key is a short String or a static Symbol
  * and its value a scalar or a short String: the leaf below without a
  * separator, setting the key type the other pairs are checked against.
@@ -346,7 +366,14 @@ JT_NOINLINE static int first_pair(VALUE key, VALUE value, struct hash_iter *it)
     int type;
     if (RB_STATIC_SYM_P(key)) {
         /* Sets the Ractor's name cache up on the call's first Symbol. */
-        name = jt_symbol_name(&g->symbol_names, key);
+        if (RB_UNLIKELY(!g->symbol_names)) g->symbol_names = jt_symbol_names_of_ractor();
+        const jt_symbol_entry *e = jt_symbol_entry_cached(g->symbol_names, key);
+        if (RB_LIKELY(e && e->key_length)) {
+            it->first = false;
+            it->first_key_type = T_SYMBOL;
+            return write_symbol_key_pair(g, b, e, value, true);
+        }
+        name = e ? e->name : jt_symbol_name_miss(g->symbol_names, key);
         type = T_SYMBOL;
     } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cString) {
         name = key;
@@ -388,9 +415,10 @@ int jt_hash_pair_compact_i(VALUE key, VALUE value, VALUE data)
         /* The Ractor's name cache, when this call has looked it up. */
         jt_symbol_names *names = g->symbol_names;
         if (it->first_key_type != T_SYMBOL || !names) return compact_pair(key, value, it);
-        const size_t slot = jt_symbol_slot(key);
-        if (names->entries[slot].sym != key) return compact_pair(key, value, it);
-        name = names->entries[slot].name;
+        const jt_symbol_entry *e = jt_symbol_entry_cached(names, key);
+        if (!e) return compact_pair(key, value, it);
+        if (RB_LIKELY(e->key_length)) return symbol_key_pair(e, value, it);
+        name = e->name;
     } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cString && it->first_key_type == T_STRING) {
         name = key;
     } else if (!RB_SPECIAL_CONST_P(key) && RBASIC_CLASS(key) == rb_cSymbol && it->first_key_type == T_SYMBOL) {
@@ -499,21 +527,9 @@ JT_INLINE void gen_pairs(VALUE hash, int (*pair_i)(VALUE, VALUE, VALUE), struct 
     rb_hash_foreach(hash, pair_i, (VALUE)it);
 }
 
-void jt_gen_hash(jt_gen *g, VALUE hash)
+/* A Hash with layout options, sort_keys or under a mode (see jt_gen_hash). */
+JT_NOINLINE static void gen_hash_general(jt_gen *g, VALUE hash)
 {
-    if (RB_LIKELY(g->plain_hashes)) {
-        /* An empty Hash walks no pair: "{}" all the same, without asking
-         * its size (a call). */
-        jt_enter_container(g);
-        jt_buffer_push(g->buf, '{');
-        struct hash_iter it = { .g = g, .hash = hash, .first = true };
-        if (RB_UNLIKELY(!g->short_keys) && g->buf->heap && g->short_key_storage) jt_short_keys_enable(g);
-        gen_pairs(hash, g->short_keys ? hash_pair_cached_i : jt_hash_pair_compact_i, &it);
-        --g->depth;
-        jt_buffer_push(g->buf, '}');
-        RB_GC_GUARD(hash);
-        return;
-    }
     const jt_config *cfg = g->cfg;
     /* The mode's first (rfc8785's key order wins over sort_keys, as in json 3.1). */
     if (RB_UNLIKELY(g->mode && g->mode->container) && !g->mode->container(g, &hash, true)) return;
@@ -540,6 +556,27 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     }
     long depth = --g->depth;
     if (RB_UNLIKELY(cfg->object_nl)) jt_write_line(g, true, depth);
+    jt_buffer_push(g->buf, '}');
+    RB_GC_GUARD(hash);
+}
+
+/* Every Hash comes here. The plain path (no layout, order or mode) is all
+ * this function holds, the rest out of line, so that it saves few
+ * registers: small documents are mostly a few such calls. */
+void jt_gen_hash(jt_gen *g, VALUE hash)
+{
+    if (RB_UNLIKELY(!g->plain_hashes)) {
+        gen_hash_general(g, hash);
+        return;
+    }
+    /* An empty Hash walks no pair: "{}" all the same, without asking its
+     * size (a call). */
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, '{');
+    struct hash_iter it = { .g = g, .hash = hash, .first = true };
+    if (RB_UNLIKELY(!g->short_keys) && g->buf->heap && g->short_key_storage) jt_short_keys_enable(g);
+    gen_pairs(hash, g->short_keys ? hash_pair_cached_i : jt_hash_pair_compact_i, &it);
+    --g->depth;
     jt_buffer_push(g->buf, '}');
     RB_GC_GUARD(hash);
 }
