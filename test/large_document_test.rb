@@ -153,4 +153,38 @@ class LargeDocumentTest < Minitest::Test
   def test_ractors_generate_large_documents_side_by_side
     assert_ractors_generate_side_by_side('Array.new(300) { |k| "r#{i}-#{k}-" + ("é" * 5000) }')
   end
+
+  # A document much smaller than the last large one is written in a String
+  # of the last one's length (the sized String), whose pages come in as the
+  # document reaches them, no more than about twice what it writes: not all
+  # at once (fresh_pages.c counts as page faults). glibc is told to map
+  # anything over 1 MiB afresh, so the String's pages are never resident
+  # before.
+  def test_a_smaller_document_in_a_sized_string_brings_in_only_its_own_pages
+    skip "page faults need /proc/self/stat" unless File.exist?("/proc/self/stat")
+    skip "the sanitizers and valgrind bring their own malloc" if ENV["JETSON_SANITIZER"] || ENV["JETSON_MEMCHECK"]
+    script = <<~RUBY
+      require "json"
+      piece = "\#{"x" * 9_000}"
+      big = Array.new(1_000) { piece }    # about 9 MB
+      small = Array.new(170) { piece }    # about 1.5 MB
+      faults = -> { File.read("/proc/self/stat").split[9].to_i }
+      expected = JSON.generate(small)
+      counts = 3.times.map do
+        Jetson.generate(big) # the length the next document's String is sized from
+        GC.start
+        before = faults.call
+        result = Jetson.generate(small)
+        count = faults.call - before
+        raise "wrong bytes" unless result == expected
+        count
+      end
+      puts counts.min
+    RUBY
+    faults = Integer(ruby_output("require \"jetson\"\n#{script}", env: { "MALLOC_MMAP_THRESHOLD_" => "1048576" }))
+    page = 4096
+    # Written: 1.5 MB into the sized String and its 1.5 MB copy; the whole
+    # String (9.3 MB) would be about 2,270 pages.
+    assert_operator faults, :<, (4.5 * MIB / page).to_i, "page faults of a 1.5 MB document after a 9 MB one"
+  end
 end

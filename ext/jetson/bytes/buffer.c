@@ -166,7 +166,34 @@ void jt_buffer_flush(jt_buffer *b)
 
 static bool holds_scratch(const jt_buffer *b)
 {
-    return b->recycle && b->heap && b->capa <= JT_SCRATCH_MAX;
+    return b->recycle && b->heap && !b->sized && b->capa <= JT_SCRATCH_MAX;
+}
+
+/* How much of a sized String a document may write before its next step
+ * (see jt_buffer_grow): what it needs, at least twice what it has written,
+ * at most the String. The String is sized from the last large document,
+ * and a smaller one would otherwise have had pages brought in (fresh_pages.c)
+ * that it never writes: the steps bring them in as it reaches them, no more
+ * than twice what it writes. */
+static size_t sized_step(const jt_buffer *b, size_t required, size_t whole)
+{
+    size_t step = b->len > whole / 2 ? whole : 2 * b->len;
+    if (step < JT_COPY_OUT_SIZE) step = JT_COPY_OUT_SIZE;
+    if (step < required) step = required;
+    return step < whole ? step : whole;
+}
+
+/* Lets a document in a sized String write up to `required` bytes by taking
+ * the String's next step, if the String is that large. */
+static bool extend_sized(jt_buffer *b, size_t required)
+{
+    if (!b->sized) return false;
+    const size_t whole = (size_t)RSTRING_LEN(b->heap);
+    if (required > whole) return false;
+    const size_t step = sized_step(b, required, whole);
+    jt_fresh_pages_populate(b->ptr + b->capa, step - b->capa);
+    b->capa = step;
+    return true;
 }
 
 /* The Ractor's kept buffer under `key` (its spare or its scratch), taken out
@@ -268,10 +295,13 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa, size_t required)
         }
         move_into(b, scratch);
         capa = (size_t)RSTRING_LEN(scratch);
-    } else if (b->recycle && !b->spare && !b->sized && capa >= JT_COPY_OUT_SIZE &&
+    } else if (b->recycle && !b->spare && !b->sized && required > JT_SCRATCH_MAX &&
                (hint = large_size_hint()) >= required) {
-        /* A little over the last size, for a document that grew a bit. */
-        move_into(b, new_heap(capa = hint + hint / 32, hint));
+        /* A little over the last size, for a document that grew a bit;
+         * written in steps (sized_step). */
+        const size_t whole = hint + hint / 32;
+        capa = sized_step(b, required, whole);
+        move_into(b, new_heap(whole, capa));
         b->sized = true;
         /* While documents come at sizes the hint covers, a spare is not
          * used: its memory goes back. */
@@ -283,6 +313,7 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa, size_t required)
         }
         move_into(b, spare);
         b->spare = true;
+        b->sized = false;
         capa = (size_t)RSTRING_LEN(spare);
     } else if (holds_scratch(b) && capa > JT_SCRATCH_MAX) {
         /* Outgrown: the scratch stays the Ractor's (move_into). */
@@ -310,6 +341,7 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
 {
     if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
     size_t required = b->len + need;
+    if (extend_sized(b, required)) return;
     size_t capa = b->heap ? b->capa : first_heap_capa(b);
     if (capa < b->capa) capa = b->capa;
     while (capa < required) {
@@ -329,7 +361,7 @@ void jt_buffer_expect(jt_buffer *b, size_t more)
     if (b->io != Qnil || b->len > JT_INITIAL_HEAP_MAX || more > JT_INITIAL_HEAP_MAX - b->len) return;
     size_t capa = b->len + more;
     if (!b->heap && capa < first_heap_capa(b)) capa = first_heap_capa(b);
-    if (capa > b->capa) jt_buffer_spill(b, capa, capa);
+    if (capa > b->capa && !extend_sized(b, capa)) jt_buffer_spill(b, capa, capa);
 }
 
 void jt_buffer_shrink(jt_buffer *b, size_t capa)
@@ -361,7 +393,9 @@ VALUE jt_buffer_finish(jt_buffer *b)
      * the result holds counts toward the GC's malloc limit (twitter.json
      * kept 57 KB, 12%, and collected 15 times per 1,000 calls where json,
      * with exact-size results, collects 13). */
-    const size_t unused = b->capa - b->len;
+    /* A sized String's whole length, not the step its document reached. */
+    const size_t capacity = b->sized ? (size_t)RSTRING_LEN(b->heap) : b->capa;
+    const size_t unused = capacity - b->len;
     const bool slack = unused > 4096 && unused > b->len / 16;
     /* Copied out exact-size, with the working memory freed at once or kept:
      * - A result this large that had to grow would leave its growth
@@ -380,7 +414,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
      *   cost canada.json 10% (1.49x json against 1.66x): it shrinks in
      *   place. */
     if (holds_scratch(b) || b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
-        (slack && b->capa >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
+        (slack && capacity >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
         VALUE result = copy_out(b->ptr, b->len);
         release_heap(b);
         return result;
