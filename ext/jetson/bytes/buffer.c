@@ -102,8 +102,9 @@ void jt_buffer_flush(jt_buffer *b)
  *
  * - Each Ractor remembers the length of its last such document. Documents
  *   are often generated again at about the same size (an endpoint, a cache
- *   refresh), so the next one moves, at 1 MiB, into a String of that length
- *   plus a little, is written there and handed out as it is
+ *   refresh), so the next one moves, past 1 MiB (the scratch's end), into a
+ *   String of that length plus a little, is written there, its pages
+ *   brought in as it reaches them (sized_step), and handed out as it is
  *   (jt_buffer_finish). It moved at 2 MiB before: glibc gives freed
  *   results' memory back to the kernel (a free that leaves its heap's top
  *   past the trim threshold; Ruby's malloc_trim at a full collection), so
