@@ -3,25 +3,21 @@
 
 /* rb_utf8_str_new goes through rb_enc_associate_index, which costs as much as
  * generating a small document; a new String has no coderange to reset, so
- * its encoding bits are set directly. */
+ * its encoding bits are set directly. A large copy's String is fresh memory
+ * more often than not: its pages come in at once (fresh_pages.c). */
 static VALUE utf8_str_new(const char *ptr, size_t len)
 {
-    VALUE str = rb_str_new(ptr, (long)len);
+    VALUE str;
+    if (len < JT_FRESH_PAGES_MIN) {
+        str = rb_str_new(ptr, (long)len);
+    } else {
+        str = rb_str_buf_new((long)len);
+        jt_fresh_pages_populate(RSTRING_PTR(str), len);
+        memcpy(RSTRING_PTR(str), ptr, len);
+        rb_str_set_len(str, (long)len);
+        RB_ENC_CODERANGE_CLEAR(str);
+    }
     RB_ENCODING_SET_INLINED(str, jt.utf8_encindex);
-    return str;
-}
-
-/* An exact-size copy of a finished document. A large one's result is fresh
- * memory more often than not: its pages come in at once (fresh_pages.c). */
-static VALUE copy_out(const char *ptr, size_t len)
-{
-    if (len < JT_FRESH_PAGES_MIN) return utf8_str_new(ptr, len);
-    VALUE str = rb_str_buf_new((long)len);
-    jt_fresh_pages_populate(RSTRING_PTR(str), len);
-    memcpy(RSTRING_PTR(str), ptr, len);
-    rb_str_set_len(str, (long)len);
-    RB_ENCODING_SET_INLINED(str, jt.utf8_encindex);
-    RB_ENC_CODERANGE_CLEAR(str);
     return str;
 }
 
@@ -107,7 +103,7 @@ void jt_buffer_flush(jt_buffer *b)
  *   brought in as it reaches them (sized_step), and handed out as it is
  *   (jt_buffer_finish). It moved at 2 MiB before: glibc gives freed
  *   results' memory back to the kernel (a free that leaves its heap's top
- *   past the trim threshold; Ruby's malloc_trim at a full collection), so
+ *   past the trim threshold, or of a chunk it mapped on its own), so
  *   in a loop the doublings' Strings can take fresh pages: 29 to 116 page
  *   faults a call beyond the 1,221 of a 5 MB result in three runs of
  *   bench/large.rb, 16 to 30 moving at 1 MiB in one (issue 55).
@@ -116,9 +112,9 @@ void jt_buffer_flush(jt_buffer *b)
  *   String of the large one's size, a fresh mapping every call (twitter.json:
  *   71-96 faults a call where json took 17). The result's own pages are
  *   every generator's cost: a result is the caller's memory, so no kept
- *   buffer can stand in for them (new_heap and the growths take the absent
- *   ones in one call instead, fresh_pages.c), and copying out of a kept, resident buffer
- *   instead took 5 MB from about 2,000 to 600 calls a second where nothing
+ *   buffer can stand in for them (new_heap and the growths take the
+ *   absent ones in one call instead, fresh_pages.c), and copying out of a
+ *   kept, resident buffer instead took 5 MB from about 2,000 to 600 calls a second where nothing
  *   faulted (the copy doubles the memory written).
  * - A document larger than that (or the first one) grows as usual; if it
  *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
@@ -155,10 +151,10 @@ void jt_buffer_flush(jt_buffer *b)
  * five processes of each build in turn, AMD EPYC, Ruby 3.4 + YJIT, a loaded
  * machine): citm_catalog.json (500 KB) 1.16x before, 1.53x after;
  * twitter.json (467 KB) 1.67x, 1.73x; activitypub.json (53 KB) 0.99x,
- * 1.07x; ohai.json (20 KB) and a 100 KB document the same. A document that outgrows the scratch moves into a
- * heap of its own, and the scratch goes back to its slot; so a recycling
- * buffer holds the scratch exactly while its heap is no larger than
- * JT_SCRATCH_MAX (a first heap past that size never was one). Like the
+ * 1.07x; ohai.json (20 KB) and a 100 KB document the same. A document that
+ * outgrows the scratch moves into a heap of its own, and the scratch goes
+ * back to its slot; so a recycling buffer holds the scratch exactly while
+ * its heap is no larger than JT_SCRATCH_MAX (a first heap past that size never was one). Like the
  * spare, the scratch is taken out of Ractor-local storage while in use: a
  * nested or concurrent generate builds in a buffer of its own, kept as the
  * scratch if the slot is empty at its end; a generate that raises leaves its
@@ -416,7 +412,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
      *   place. */
     if (holds_scratch(b) || b->spare || (b->len >= JT_COPY_OUT_SIZE && !b->sized) ||
         (slack && capacity >= JT_MMAP_SIZE && b->len < JT_COPY_OUT_SIZE)) {
-        VALUE result = copy_out(b->ptr, b->len);
+        VALUE result = utf8_str_new(b->ptr, b->len);
         release_heap(b);
         return result;
     }

@@ -39,7 +39,7 @@ static void populate_run(uintptr_t start, uintptr_t end)
  * kernel where populating misbehaves, and for bench/large.rb's contender
  * that shows what populating saves. Read on each large buffer, not once at
  * load, so that the benchmark can switch it between slices. */
-bool jt_fresh_pages_off(void)
+static bool fresh_pages_off(void)
 {
     const char *setting = getenv("JETSON_FRESH_PAGES");
     return setting && strcmp(setting, "0") == 0;
@@ -48,7 +48,7 @@ bool jt_fresh_pages_off(void)
 void jt_fresh_pages_populate(char *ptr, size_t len)
 {
 #if defined(__linux__)
-    if (len < JT_FRESH_PAGES_MIN || jt_fresh_pages_off()) return;
+    if (len < JT_FRESH_PAGES_MIN || fresh_pages_off()) return;
     const long page_size = sysconf(_SC_PAGESIZE);
     if (page_size <= 0) return;
     const uintptr_t page = (uintptr_t)page_size;

@@ -17,9 +17,6 @@
  * caller owns and is about to write; does nothing where the system cannot. */
 void jt_fresh_pages_populate(char *ptr, size_t len);
 
-/* Whether JETSON_FRESH_PAGES=0 turned populating off. */
-bool jt_fresh_pages_off(void);
-
 /* Populates `len` bytes of a fresh mapping and counts its resident pages
  * afterwards (for the tests). */
 void jt_fresh_pages_probe(size_t len, size_t *resident, size_t *pages);
