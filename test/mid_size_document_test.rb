@@ -43,17 +43,29 @@ class MidSizeDocumentTest < Minitest::Test
     assert_equal JSON.generate(doc), Jetson.generate(doc)
   end
 
-  # The scratch path is the one taken: results hold no unused tail, as the
-  # json gem's do (a result that grew by doublings kept up to 4 KiB).
-  def test_mid_size_results_are_exact_size
-    [2100, 4 * KIB, 9 * KIB, 17 * KIB, 30 * KIB, 60 * KIB, 300 * KIB, 1000 * KIB].each do |bytes|
+  # Below 128 KiB the scratch path is the one taken: results hold no unused
+  # tail, as the json gem's do (a result that grew by doublings kept up to
+  # 4 KiB). From 128 KiB, a document after one of its size moves out of the
+  # scratch into a String sized from that one (buffer.c's scratch_window),
+  # which is the result: a little larger than exact, never by more than a
+  # 32nd (the size's margin).
+  def test_mid_size_results_are_exact_size_or_sized_in_place
+    [2100, 4 * KIB, 9 * KIB, 17 * KIB, 30 * KIB, 60 * KIB, 100 * KIB, 300 * KIB, 1000 * KIB].each do |bytes|
       doc = doc_of(bytes, bytes)
-      result = Jetson.generate(doc)
       reference = JSON.generate(doc)
-      assert_equal reference, result
-      assert_equal ObjectSpace.memsize_of(reference), ObjectSpace.memsize_of(result), "#{result.bytesize} bytes"
-      rails_result = Jetson::State.new.generate(doc)
-      assert_equal ObjectSpace.memsize_of(reference), ObjectSpace.memsize_of(rails_result), "a State, #{bytes}"
+      exact = ObjectSpace.memsize_of(reference)
+      assert_equal reference, Jetson.generate(doc)
+      # The second call follows a document of its own size.
+      [Jetson.generate(doc), Jetson::State.new.generate(doc)].each_with_index do |result, i|
+        assert_equal reference, result
+        memsize = ObjectSpace.memsize_of(result)
+        if result.bytesize < 128 * KIB
+          assert_equal exact, memsize, "#{result.bytesize} bytes, call #{i}"
+        else
+          assert_operator memsize, :>, exact, "#{result.bytesize} bytes, call #{i}: written in place"
+          assert_operator memsize - exact, :<=, (result.bytesize / 32) + 64, "#{result.bytesize} bytes, call #{i}"
+        end
+      end
     end
   end
 
@@ -61,7 +73,10 @@ class MidSizeDocumentTest < Minitest::Test
   # its result and nothing else: no new buffer, no doublings (each took a
   # String of its own, on fresh pages, when the scratch stopped at 32 KiB).
   # A document over 1 MiB in between moves out of the scratch and leaves it
-  # to the next mid-size one.
+  # to the next mid-size one. The one case of two objects: the 300 KiB
+  # document after the 900 KiB one moves at 128 KiB into a String sized for
+  # 900 KiB (scratch_window), and ending with most of it unused, is copied
+  # out exact-size.
   def test_a_grown_scratch_serves_the_next_documents
     docs = [40 * KIB, 300 * KIB, 900 * KIB].to_h { |bytes| [bytes, doc_of(bytes, "kept #{bytes}")] }
     docs[:large] = doc_of(3 * 1024 * KIB, "large between")
@@ -79,7 +94,8 @@ class MidSizeDocumentTest < Minitest::Test
       end
     end.last(order.size).each do |bytes, allocated, result|
       assert_equal JSON.generate(docs.fetch(bytes)), result
-      assert_equal 1, allocated, "about #{bytes} bytes: objects allocated with the result" unless bytes == :large
+      expected = bytes == 300 * KIB ? 2 : 1
+      assert_equal expected, allocated, "about #{bytes} bytes: objects allocated with the result" unless bytes == :large
     end
   end
 

@@ -122,9 +122,9 @@ void jt_buffer_flush(jt_buffer *b)
  *   and warm, for the next document that outgrows what the length covers.
  *   The spare is freed once a document fits the remembered length again.
  *
- * Documents from 32 KiB (see the scratch below) up to 1 MiB keep building
- * their result in a String of their own. The
- * spare is taken out of Ractor-local storage while in use, so a nested or
+ * Documents from JT_SIZED_FROM (128 KiB) to 1 MiB after one of that range
+ * are written the same way, moving out of the scratch at 128 KiB
+ * (scratch_window). The spare is taken out of Ractor-local storage while in use, so a nested or
  * concurrent generate (a to_json, another thread) gets its own buffer; a
  * generate that raises leaves the spare to the GC, and the next one starts a
  * new spare. The remembered length is only a number: nested or concurrent
@@ -135,7 +135,8 @@ void jt_buffer_flush(jt_buffer *b)
 
 /* Mid-size documents, past the stack buffer's 2 KiB and up to 1 MiB, are
  * written into a buffer each Ractor keeps between calls, its scratch, and
- * handed out as an exact-size copy. Built in a String of their own, grown
+ * handed out as an exact-size copy (from 128 KiB, after a document of that
+ * range, they move into a sized String instead: scratch_window). Built in a String of their own, grown
  * by doublings, they cost a malloc and a realloc or two per call and kept
  * slack, and under jemalloc (which many Rails deployments preload) each
  * call's result came on fresh pages: documents of 4 and 8 KB took 1.40x
@@ -161,6 +162,10 @@ void jt_buffer_flush(jt_buffer *b)
  * scratch to the GC. */
 #define JT_SCRATCH_MAX JT_COPY_OUT_SIZE
 
+/* From this length on, a document whose last large predecessor was longer
+ * leaves the scratch for a String sized from it (see scratch_window). */
+#define JT_SIZED_FROM JT_FRESH_PAGES_MIN
+
 static bool holds_scratch(const jt_buffer *b)
 {
     return b->recycle && b->heap && !b->sized && b->capa <= JT_SCRATCH_MAX;
@@ -175,7 +180,7 @@ static bool holds_scratch(const jt_buffer *b)
 static size_t sized_step(const jt_buffer *b, size_t required, size_t whole)
 {
     size_t step = b->len > whole / 2 ? whole : 2 * b->len;
-    if (step < JT_COPY_OUT_SIZE) step = JT_COPY_OUT_SIZE;
+    if (step < 2 * JT_SIZED_FROM) step = 2 * JT_SIZED_FROM;
     if (step < required) step = required;
     return step < whole ? step : whole;
 }
@@ -221,7 +226,7 @@ static void release_heap(jt_buffer *b)
     b->spare = false;
 }
 
-/* The length of the Ractor's last document over 1 MiB, or 0; lengths above
+/* The length of the Ractor's last document of JT_SIZED_FROM or more, or 0; lengths above
  * JT_SIZED_MAX are not remembered (the next large document would reserve
  * that much address space before it knows its size). */
 #define JT_SIZED_MAX ((size_t)64 * 1024 * 1024)
@@ -230,6 +235,35 @@ static size_t large_size_hint(void)
 {
     VALUE hint = rb_ractor_local_storage_value(jt.large_size_key);
     return RB_FIXNUM_P(hint) ? (size_t)FIX2LONG(hint) : 0;
+}
+
+/* Whether a document writing up to `required` bytes goes on in a sized
+ * String: it is past JT_SIZED_FROM, and the last large document, at least
+ * as long, says it will probably end near that one's length. Within the
+ * scratch's range only a hint from that range counts: a mid-size document
+ * after one of megabytes would otherwise take a String of megabytes (a
+ * fresh mapping, twitter.json 71-96 faults a call where json took 17). */
+static bool hint_covers(size_t required)
+{
+    if (required <= JT_SIZED_FROM) return false;
+    const size_t hint = large_size_hint();
+    return hint >= required && (required > JT_SCRATCH_MAX || hint <= JT_SCRATCH_MAX);
+}
+
+/* How much of a scratch of `scratch_len` bytes a document needing
+ * `required` may write: all of it, unless the last large document was a
+ * mid-size one (JT_SIZED_FROM to JT_SCRATCH_MAX). Then the document stops
+ * at JT_SIZED_FROM and, if the hint covers it, copies what it wrote into a
+ * sized String and ends in it: the String is the result. Written in the
+ * scratch to its end, twitter.json (467 KB) was copied out whole: 469,000
+ * of the call's 3.07 million instructions (callgrind), and a second pass
+ * over the result's memory. A shorter document never reaches the window's
+ * end; a longer one than the hint goes on in the scratch (jt_buffer_grow). */
+static size_t scratch_window(size_t scratch_len, size_t required)
+{
+    if (scratch_len <= JT_SIZED_FROM || required > JT_SIZED_FROM) return scratch_len;
+    const size_t hint = large_size_hint();
+    return hint > JT_SIZED_FROM && hint <= JT_SCRATCH_MAX ? JT_SIZED_FROM : scratch_len;
 }
 
 static void remember_large_size(size_t len)
@@ -291,9 +325,9 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa, size_t required)
             rb_str_resize(scratch, (long)capa);
         }
         move_into(b, scratch);
-        capa = (size_t)RSTRING_LEN(scratch);
-    } else if (b->recycle && !b->spare && !b->sized && required > JT_SCRATCH_MAX &&
-               (hint = large_size_hint()) >= required) {
+        capa = scratch_window((size_t)RSTRING_LEN(scratch), required);
+    } else if (b->recycle && !b->spare && !b->sized && hint_covers(required)) {
+        hint = large_size_hint();
         /* A little over the last size, for a document that grew a bit;
          * written in steps (sized_step). */
         const size_t whole = hint + hint / 32;
@@ -339,6 +373,12 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
     if (need > (size_t)LONG_MAX - b->len) rb_raise(rb_eNoMemError, "JSON document too large");
     size_t required = b->len + need;
     if (extend_sized(b, required)) return;
+    /* The end of the scratch's window, and no sized String to go on in:
+     * the rest of the scratch. */
+    if (holds_scratch(b) && required <= (size_t)RSTRING_LEN(b->heap) && !hint_covers(required)) {
+        b->capa = (size_t)RSTRING_LEN(b->heap);
+        return;
+    }
     size_t capa = b->heap ? b->capa : first_heap_capa(b);
     if (capa < b->capa) capa = b->capa;
     while (capa < required) {
@@ -385,7 +425,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
     if (!b->heap) {
         return utf8_str_new(b->ptr, b->len);
     }
-    if (b->recycle && b->len >= JT_COPY_OUT_SIZE) remember_large_size(b->len);
+    if (b->recycle && b->len >= JT_SIZED_FROM) remember_large_size(b->len);
     /* An unused tail past 4 KiB and 1/16 of the length is not kept: what
      * the result holds counts toward the GC's malloc limit (twitter.json
      * kept 57 KB, 12%, and collected 15 times per 1,000 calls where json,

@@ -2,10 +2,11 @@
 #define JETSON_BYTES_BUFFER_H
 
 /* Output buffer. Small documents live entirely in caller-provided stack
- * memory and cost one String allocation at the end; mid-size ones (to 32
- * KiB) in the Ractor's scratch, copied out exact-size at the end. Larger
- * ones spill into a hidden Ruby String that becomes the result itself (no
- * final copy). Either is a Ruby String, which the GC reclaims if generation
+ * memory and cost one String allocation at the end; mid-size ones (to 1
+ * MiB) in the Ractor's scratch, copied out exact-size at the end. Larger
+ * ones, and from 128 KiB those after a document of about their size, move
+ * into a hidden Ruby String that becomes the result itself (no final
+ * copy). Either is a Ruby String, which the GC reclaims if generation
  * raises half-way (no rb_ensure needed). See buffer.c.
  *
  * With an io, the bytes go out a chunk at a time, but only at safe points
