@@ -15,6 +15,12 @@
 #   call, only the calls timed: the last result is freed just before the
 #   next call and its memory reused, so this is the writing alone.
 #
+# Two floors (bench/support/floor/floor.c) are timed in the same rounds:
+# the walk floor visits every value and writes nothing; the write floor
+# also writes every String's bytes into a result of the expected length.
+# On a document of many Strings the write floor is what any generator must
+# at least do; the best peer's median ÷ its median bounds the ratio.
+#
 # "Jetson.generate, JETSON_FRESH_PAGES=0" is Jetson with its populating of
 # large buffers' absent pages switched off (ext/jetson/bytes/fresh_pages.c),
 # timed in the same rounds; it is not a peer.
@@ -24,6 +30,7 @@
 # Contenders rotate from round to round. Results: bench/results/large.md.
 
 require_relative "support/setup"
+require_relative "support/floor"
 
 module JetsonBench
   module Large
@@ -47,7 +54,7 @@ module JetsonBench
       }
     end
 
-    def contenders(doc)
+    def contenders(doc, expected)
       coder = JSON::Coder.new
       list = [Contender.new("Jetson.generate", :subject, -> { Jetson.generate(doc) }),
               # What populating a large buffer's absent pages in one call
@@ -62,6 +69,15 @@ module JetsonBench
               Contender.new("JSON.generate", :json, -> { JSON.generate(doc) }),
               Contender.new("JSON::Coder#dump", :peer, -> { coder.dump(doc) })]
       list << Contender.new("Oj.dump(compat)", :peer, -> { Oj.dump(doc, mode: :compat) }) if defined?(Oj)
+      # Two floors (bench/support/floor/floor.c), timed in the same rounds:
+      # the walk floor visits every value and writes nothing; the write
+      # floor also writes every String's bytes into a result of the
+      # expected length, in place. No generator goes below the write floor
+      # on a document of many Strings: it reads and writes what any must.
+      if (floor = Floor.writer(expected))
+        list << Contender.new(Floor::WALK_LABEL, :floor, -> { floor.walk(doc) })
+        list << Contender.new(Floor::WRITE_LABEL, :floor, -> { floor.write_walk(doc) })
+      end
       list
     end
 
@@ -98,10 +114,11 @@ module JetsonBench
     def median(values) = Stats.median(values)
 
     def run_case(name, doc, mode, rounds, seconds)
-      list = contenders(doc)
       expected = JSON.generate(doc)
+      list = contenders(doc, expected)
       list.each do |c|
         out = c.call.call
+        next 2.times { c.call.call } if c.role == :floor # its bytes are not a document
         # canada.json: json 3.1.0 writes some Floats with more digits than
         # the shortest form Jetson (and Float#to_s) writes; equal after parse.
         same = out == expected || JSON.parse(out) == JSON.parse(expected)
@@ -124,8 +141,11 @@ module JetsonBench
       jetson = stats.find { |c, _| c.role == :subject }&.last
       json = stats.find { |c, _| c.role == :json }&.last
       best_peer = stats.select { |c, _| %i[json peer].include?(c.role) }.values.max_by { _1[:median] }
+      write_floor = stats.find { |c, _| c.label == Floor::WRITE_LABEL }&.last
       result.merge(stats: stats, slowest_vs_json: jetson[:slowest] / json[:median],
-                   median_vs_best: jetson[:median] / best_peer[:median])
+                   median_vs_best: jetson[:median] / best_peer[:median],
+                   best_peer_vs_floor: write_floor && best_peer[:median] / write_floor[:median],
+                   median_vs_floor: write_floor && jetson[:median] / write_floor[:median])
     end
 
     def table(result)
@@ -140,6 +160,11 @@ module JetsonBench
       lines << "" << format("Jetson's slowest round ÷ JSON.generate's median: %.2f×; Jetson's median ÷ the best " \
                             "peer's median: %.2f× (%s).", result[:slowest_vs_json], result[:median_vs_best],
                             met ? "both goals met" : "goal not met")
+      if result[:median_vs_floor]
+        lines << format("Medians ÷ the write floor's: Jetson %.2f×, the best peer %.2f× (1.00× is the floor's " \
+                        "speed); the most a generator's median can be against the best peer's is %.2f×.",
+                        result[:median_vs_floor], result[:best_peer_vs_floor], 1 / result[:best_peer_vs_floor])
+      end
       lines
     end
 
@@ -174,6 +199,9 @@ if $PROGRAM_NAME == __FILE__
           "every call, only the call timed; faults are minor page faults per call (/proc/self/stat)",
           "- Outputs checked against JSON.generate's: bytes, or equal after JSON.parse (canada.json: json 3.1.0 " \
           "writes some Floats with more digits than the shortest, e.g. -61.149170000000026 for -61.14917000000003)",
+          "- Floors (bench/support/floor/floor.c), timed in the same rounds, not contenders: the walk floor visits " \
+          "every value and writes nothing; the write floor also writes every String's bytes into a result of the " \
+          "expected length, in place",
           "- MALLOC_TRIM_THRESHOLD_: #{ENV['MALLOC_TRIM_THRESHOLD_'] || 'unset (glibc default)'}"]
   head.each { puts _1 }
   body = []

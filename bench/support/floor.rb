@@ -20,6 +20,9 @@ module JetsonBench
     LABEL = "floor (C method, fresh String)"
     # The second floor (FloorWriter#walk): the call, every value visited.
     WALK_LABEL = "walk floor (visits every value, writes nothing)"
+    # The third (FloorWriter#write_walk): the walk, every String's bytes
+    # written into the result in place, the rest of its length filled.
+    WRITE_LABEL = "write floor (visits every value, writes every String's bytes)"
     SOURCE_DIR = File.expand_path("floor", __dir__)
     SOURCES = %w[floor.c extconf.rb].map { |f| File.join(SOURCE_DIR, f) }.freeze
     BUILD_DIR = File.expand_path("../../tmp/bench-floor/#{RUBY_VERSION}", __dir__)
