@@ -305,29 +305,6 @@ class DifferentialTest < Minitest::Test
     end
   end
 
-  # The short-key cache grows from 128 to 512 entries once a call has
-  # stored twice as many keys as it holds (json/key_cache.h): records of
-  # 40 to 600 distinct keys, the keys repeating after the growth, every
-  # short length, some to escape, String and Symbol keys, keys repeated in
-  # Hashes whose first key is of the other type.
-  def test_documents_of_many_distinct_keys
-    rng = Random.new(seed)
-    [40, 130, 300, 600].each do |count|
-      names = Array.new(count) { |i| "#{'k' * (i % 26)}#{i}#{i % 7 == 0 ? "\"\u00e9\n" : ''}" }
-      strings = names.map(&:freeze)
-      symbols = names.map(&:to_sym)
-      records = Array.new(6) do |r|
-        keys = r.even? ? strings : symbols
-        keys.shuffle(random: rng).to_h { |k| [k, rng.rand(3).zero? ? "v#{r}" : r] }
-      end
-      mixed = [{ strings[0] => 1, symbols[1] => 2, strings[1] => 3 }, { symbols[0] => 1, strings[2] => 2 }]
-      doc = { "pad" => "p" * 3000, "records" => records, "mixed" => mixed * 3, "again" => records.reverse }
-      [nil, { script_safe: true }, { ascii_only: true }].each do |opts|
-        check(doc, opts, entries: %i[generate state_generate_io])
-      end
-    end
-  end
-
   def chain(depth, kind)
     depth.times.reduce(kind == :mixed ? 0 : "leaf") do |inner, i|
       if kind == :array || (kind == :mixed && i.even?)

@@ -76,7 +76,7 @@ JT_INLINE VALUE generate(VALUE obj, const jt_config *cfg, VALUE io, const jt_mod
     g.key_cache = NULL;
     g.key_cache_storage = key_cache_storage;
     g.key_epoch = 1;
-    struct jt_short_key short_key_storage[JT_SHORT_KEYS_MAX]; /* zeroed only as far as used */
+    struct jt_short_key short_key_storage[JT_SHORT_KEYS]; /* zeroed only if used */
     g.short_keys = NULL;
     g.short_key_storage = mode ? NULL : short_key_storage;
     g.symbol_names = NULL;

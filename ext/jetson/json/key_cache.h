@@ -26,17 +26,7 @@
 
 #include "json/walk.h"
 
-/* The table starts at JT_SHORT_KEYS entries and grows once, to
- * JT_SHORT_KEYS_MAX, when a call has stored twice as many keys as it holds
- * (jt_short_keys_grow): the first size is cleared at every call that
- * outgrows the stack buffer, and most documents have a few dozen keys. Past
- * that, keys evict each other: twitter.json's 94 keys in 128 entries missed
- * about 880 of its 13,345 pairs a call (callgrind), which 512 entries
- * brought to about 350, nearly all after the buffer moved (see below); the
- * call took 12% fewer instructions. Which keys collide depends on their
- * addresses, so the misses also changed from process to process. */
 #define JT_SHORT_KEYS 128 /* a power of two */
-#define JT_SHORT_KEYS_MAX 512
 /* A key up to this many bytes: its quoted form and the colon fill at most
  * JT_SHORT_KEY_BYTES, copied whole. */
 #define JT_SHORT_KEY_MAX 29
@@ -79,13 +69,8 @@ JT_NOINLINE void jt_short_keys_enable(jt_gen *g);
 
 JT_INLINE struct jt_short_key *jt_short_key_set(const jt_gen *g, VALUE key)
 {
-    /* jt_key_hash with the table's current size: its top short_key_bits bits. */
-    const uint64_t h = (uint64_t)key * UINT64_C(0x9E3779B97F4A7C15);
-    return &g->short_keys[(size_t)(h >> (64 - g->short_key_bits)) * JT_SHORT_KEY_WAYS];
+    return &g->short_keys[jt_key_hash(key, JT_SHORT_KEYS / JT_SHORT_KEY_WAYS) * JT_SHORT_KEY_WAYS];
 }
-
-/* Clears the whole storage and takes it as the table (see JT_SHORT_KEYS). */
-JT_NOINLINE void jt_short_keys_grow(jt_gen *g);
 
 /* The entry for key if it holds key's bytes now, else NULL. */
 JT_INLINE const struct jt_short_key *jt_short_key_find(const jt_gen *g, VALUE key)
@@ -102,7 +87,6 @@ JT_INLINE const struct jt_short_key *jt_short_key_find(const jt_gen *g, VALUE ke
  * scalar, so JT_SHORT_KEY_BYTES from quoted are in the buffer. */
 JT_INLINE void jt_short_key_store(jt_gen *g, VALUE key, int type, const char *quoted, size_t length)
 {
-    if (RB_UNLIKELY(++g->short_key_stores > g->short_key_grow_at)) jt_short_keys_grow(g);
     struct jt_short_key *set = jt_short_key_set(g, key);
     set[1] = set[0];
     set[0].key = key;

@@ -160,17 +160,6 @@ void jt_short_keys_enable(jt_gen *g)
     }
     memset(g->short_key_storage, 0, JT_SHORT_KEYS * sizeof(*g->short_key_storage));
     g->short_keys = g->short_key_storage;
-    g->short_key_bits = (unsigned)__builtin_ctz(JT_SHORT_KEYS / JT_SHORT_KEY_WAYS);
-    g->short_key_stores = 0;
-    g->short_key_grow_at = 2 * JT_SHORT_KEYS;
-}
-
-void jt_short_keys_grow(jt_gen *g)
-{
-    /* The entries are placed by the table's size: they start again. */
-    memset(g->short_key_storage, 0, JT_SHORT_KEYS_MAX * sizeof(*g->short_key_storage));
-    g->short_key_bits = (unsigned)__builtin_ctz(JT_SHORT_KEYS_MAX / JT_SHORT_KEY_WAYS);
-    g->short_key_grow_at = UINT32_MAX;
 }
 
 /* After `"key":` ends at dst (room made for JT_SCALAR_MAX_CHARS): a scalar

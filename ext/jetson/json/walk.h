@@ -74,8 +74,6 @@ typedef struct jt_gen {
     /* Short keys' quoted forms (key_cache.h): NULL until set up; the
      * storage is NULL where the cache never applies. */
     struct jt_short_key *short_keys, *short_key_storage;
-    unsigned short_key_bits;                      /* log2 of the table's sets */
-    uint32_t short_key_stores, short_key_grow_at; /* see JT_SHORT_KEYS */
     jt_symbol_names *symbol_names; /* this Ractor's, once a static Symbol is met */
     enum { JT_SYMBOL_UNKNOWN = 0, JT_SYMBOL_GENERIC, JT_SYMBOL_CUSTOM } symbol_to_json;
     bool symbols_are_names; /* settled: a Symbol is written as its name */
