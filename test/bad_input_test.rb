@@ -44,6 +44,29 @@ class BadInputTest < Minitest::Test
     assert_kind_of SystemStackError, error
   end
 
+  # An object whose to_json generates its own document, nested: each level
+  # is a generate call, whose C frame (the stack buffer and the key caches)
+  # comes out of the thread's stack. In a thread of Ruby's default size, as
+  # puma's are, 82 levels went through in 2026-12; a short-key table of 512
+  # entries on the frame (24 KiB more) brought that to 33, and was reverted.
+  class GeneratingNode
+    def initialize(inner, generator)
+      @inner = inner
+      @generator = generator
+    end
+
+    def to_json(*) = @generator.generate(["p" * 3000, @inner])
+  end
+
+  def test_nested_generates_through_to_json_in_a_thread
+    skip_under_valgrind
+    levels = 50
+    chain = ->(generator) { levels.times.reduce(1) { |inner, _| GeneratingNode.new(inner, generator) } }
+    expected = JSON.generate([chain.call(JSON)])
+    actual = Thread.new { Jetson.generate([chain.call(Jetson)]) }.value
+    assert_equal expected, actual
+  end
+
   def test_moderately_deep_documents_still_work
     doc = deep_array(5_000)
     assert_equal JSON.generate(doc, max_nesting: false), Jetson.generate(doc, max_nesting: false)

@@ -305,6 +305,28 @@ class DifferentialTest < Minitest::Test
     end
   end
 
+  # More distinct keys than the short-key cache holds (128 entries,
+  # json/key_cache.h), evicting each other: records of 40 to 600 distinct
+  # keys, repeated, every short length, some to escape, String and Symbol
+  # keys, keys repeated in Hashes whose first key is of the other type.
+  def test_documents_of_many_distinct_keys
+    rng = Random.new(seed)
+    [40, 130, 300, 600].each do |count|
+      names = Array.new(count) { |i| "#{'k' * (i % 26)}#{i}#{i % 7 == 0 ? "\"\u00e9\n" : ''}" }
+      strings = names.map(&:freeze)
+      symbols = names.map(&:to_sym)
+      records = Array.new(6) do |r|
+        keys = r.even? ? strings : symbols
+        keys.shuffle(random: rng).to_h { |k| [k, rng.rand(3).zero? ? "v#{r}" : r] }
+      end
+      mixed = [{ strings[0] => 1, symbols[1] => 2, strings[1] => 3 }, { symbols[0] => 1, strings[2] => 2 }]
+      doc = { "pad" => "p" * 3000, "records" => records, "mixed" => mixed * 3, "again" => records.reverse }
+      [nil, { script_safe: true }, { ascii_only: true }].each do |opts|
+        check(doc, opts, entries: %i[generate state_generate_io])
+      end
+    end
+  end
+
   def chain(depth, kind)
     depth.times.reduce(kind == :mixed ? 0 : "leaf") do |inner, i|
       if kind == :array || (kind == :mixed && i.even?)
