@@ -18,8 +18,10 @@
 # Two floors (bench/support/floor/floor.c) are timed in the same rounds:
 # the walk floor visits every value and writes nothing; the write floor
 # also writes every String's bytes into a result of the expected length.
-# On a document of many Strings the write floor is what any generator must
-# at least do; the best peer's median ÷ its median bounds the ratio.
+# On a document of many Strings the write floor is about what any generator
+# must at least do; the floor's median ÷ the best peer's is about the most
+# the ratio can reach (it copies each String with a call of its own, so a
+# generator can come out a little ahead of it).
 #
 # "Jetson.generate, JETSON_FRESH_PAGES=0" is Jetson with its populating of
 # large buffers' absent pages switched off (ext/jetson/bytes/fresh_pages.c),
@@ -174,7 +176,7 @@ module JetsonBench
       if result[:median_vs_floor]
         lines << format("Medians ÷ the write floor's: Jetson %.2f×, the best peer %.2f× (1.00× is the floor's " \
                         "speed); where the document is mostly Strings (the floor writes no number), the most a " \
-                        "generator's median can be against the best peer's is %.2f×.",
+                        "generator's median can be against the best peer's is about %.2f×.",
                         result[:median_vs_floor], result[:best_peer_vs_floor], 1 / result[:best_peer_vs_floor])
       end
       lines
