@@ -8,7 +8,8 @@ require_relative "support/document_buffers"
 
 # Documents from the stack buffer's 2 KiB up to 1 MiB are written into a
 # buffer each Ractor keeps between calls (buffer.c's scratch) and handed out
-# as exact-size copies. These tests check that the results are whole, of
+# as exact-size copies; from 128 KiB, after a document of 128 KiB to 1 MiB,
+# they move into a String sized from it, which is the result (scratch_window). These tests check that the results are whole, of
 # their own and exact-size, that nesting, threads, exceptions, GC compaction
 # and Ractors each get a buffer of their own, and that under jemalloc such
 # documents no longer take fresh pages on every call.
