@@ -38,6 +38,14 @@ $CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
 # between the C files direct: with -fPIC, a default-visibility function may be
 # interposed, so its calls go through the PLT and are never inlined.
 $CFLAGS << " -fvisibility=hidden"
+# Every function on a 64-byte boundary: the small documents' hot loops then
+# sit where they sit whatever another file's functions grow by. Twice a
+# change elsewhere in the .so moved them 32 bytes and cost the small cases
+# 3-10% (516adf6; the 128 KiB window in buffer.c moved gen_elements_compact
+# by 288 bytes: small mixed 1.25-1.36x the walk floor against 1.18-1.21x,
+# before it, three runs each in alternating processes); aligned, 1.19-1.21x
+# (small nested array 0.93-0.97x, small hash 1.08-1.14x). 8 KB more code.
+$CFLAGS << " -falign-functions=64"
 $CFLAGS << " -fno-omit-frame-pointer -g" if ENV["JETSON_DEBUG"]
 # CI compiles with warnings as errors on every Ruby of its matrix (.ci/run):
 # 0 warnings is the bar there; a user's newer compiler warning is not a
