@@ -39,12 +39,12 @@ $CFLAGS << " -std=c99 -O3 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter"
 # interposed, so its calls go through the PLT and are never inlined.
 $CFLAGS << " -fvisibility=hidden"
 # Every function on a 64-byte boundary: the small documents' hot loops then
-# sit where they sit whatever another file's functions grow by. Twice a
-# change elsewhere in the .so moved them 32 bytes and cost the small cases
-# 3-10% (516adf6; the 128 KiB window in buffer.c moved gen_elements_compact
-# by 288 bytes: small mixed 1.25-1.36x the walk floor against 1.18-1.21x,
-# before it, three runs each in alternating processes); aligned, 1.19-1.21x
-# (small nested array 0.93-0.97x, small hash 1.08-1.14x). 8 KB more code.
+# keep their place against the cache lines whatever another file's code
+# grows by. The 128 KiB window in buffer.c moved every json function by 288
+# bytes, and small mixed went from 1.18-1.21x the walk floor to 1.25-1.36x
+# (three runs each, alternating processes); aligned, 1.19-1.21x (small
+# nested array 0.93-0.97x, small hash 1.08-1.14x). 8 KB more code. A change
+# within a hot function can still move its loops (516adf6).
 $CFLAGS << " -falign-functions=64"
 $CFLAGS << " -fno-omit-frame-pointer -g" if ENV["JETSON_DEBUG"]
 # CI compiles with warnings as errors on every Ruby of its matrix (.ci/run):
