@@ -114,8 +114,8 @@ void jt_buffer_flush(jt_buffer *b)
  *   every generator's cost: a result is the caller's memory, so no kept
  *   buffer can stand in for them (new_heap and the growths take the
  *   absent ones in one call instead, fresh_pages.c), and copying out of a
- *   kept, resident buffer instead took 5 MB from about 2,000 to 600 calls a second where nothing
- *   faulted (the copy doubles the memory written).
+ *   kept, resident buffer instead took 5 MB from about 2,000 to 600 calls
+ *   a second where nothing faulted (the copy doubles the memory written).
  * - A document larger than that (or the first one) grows as usual; if it
  *   ends between JT_SPARE_MIN and JT_SPARE_MAX bytes it is copied out
  *   exact-size and its buffer is kept as the Ractor's spare, already grown
@@ -124,8 +124,8 @@ void jt_buffer_flush(jt_buffer *b)
  *
  * Documents from JT_SIZED_FROM (128 KiB) to 1 MiB after one of that range
  * are written the same way, moving out of the scratch at 128 KiB
- * (scratch_window). The spare is taken out of Ractor-local storage while in use, so a nested or
- * concurrent generate (a to_json, another thread) gets its own buffer; a
+ * (scratch_window). The spare is taken out of Ractor-local storage while
+ * in use, so a nested or concurrent generate (a to_json, another thread) gets its own buffer; a
  * generate that raises leaves the spare to the GC, and the next one starts a
  * new spare. The remembered length is only a number: nested or concurrent
  * calls can at worst size a buffer wrongly, which growth or a shrink at the
@@ -136,8 +136,8 @@ void jt_buffer_flush(jt_buffer *b)
 /* Mid-size documents, past the stack buffer's 2 KiB and up to 1 MiB, are
  * written into a buffer each Ractor keeps between calls, its scratch, and
  * handed out as an exact-size copy (from 128 KiB, after a document of that
- * range, they move into a sized String instead: scratch_window). Built in a String of their own, grown
- * by doublings, they cost a malloc and a realloc or two per call and kept
+ * range, they move into a sized String instead: scratch_window). Built in
+ * a String of their own, grown by doublings, they cost a malloc and a realloc or two per call and kept
  * slack, and under jemalloc (which many Rails deployments preload) each
  * call's result came on fresh pages: documents of 4 and 8 KB took 1.40x
  * and 1.49x JSON::Coder's time with twice its page faults; with the
@@ -155,8 +155,8 @@ void jt_buffer_flush(jt_buffer *b)
  * 1.07x; ohai.json (20 KB) and a 100 KB document the same. A document that
  * outgrows the scratch moves into a heap of its own, and the scratch goes
  * back to its slot; so a recycling buffer holds the scratch exactly while
- * its heap is no larger than JT_SCRATCH_MAX (a first heap past that size never was one). Like the
- * spare, the scratch is taken out of Ractor-local storage while in use: a
+ * its heap is no larger than JT_SCRATCH_MAX (a first heap past that size
+ * never was one). Like the spare, the scratch is taken out of Ractor-local storage while in use: a
  * nested or concurrent generate builds in a buffer of its own, kept as the
  * scratch if the slot is empty at its end; a generate that raises leaves its
  * scratch to the GC. */
@@ -226,8 +226,8 @@ static void release_heap(jt_buffer *b)
     b->spare = false;
 }
 
-/* The length of the Ractor's last document of JT_SIZED_FROM or more, or 0; lengths above
- * JT_SIZED_MAX are not remembered (the next large document would reserve
+/* The length of the Ractor's last document of JT_SIZED_FROM or more, or 0;
+ * lengths above JT_SIZED_MAX are not remembered (the next large document would reserve
  * that much address space before it knows its size). */
 #define JT_SIZED_MAX ((size_t)64 * 1024 * 1024)
 
@@ -238,16 +238,15 @@ static size_t large_size_hint(void)
 }
 
 /* Whether a document writing up to `required` bytes goes on in a sized
- * String: it is past JT_SIZED_FROM, and the last large document, at least
- * as long, says it will probably end near that one's length. Within the
+ * String: it is past JT_SIZED_FROM, and the last large document (`hint`,
+ * large_size_hint), at least as long, says it will probably end near that one's length. Within the
  * scratch's range only a hint from that range counts: a mid-size document
  * after one of megabytes would otherwise take a String of megabytes (a
  * fresh mapping, twitter.json 71-96 faults a call where json took 17). */
-static bool hint_covers(size_t required)
+static bool hint_covers(size_t hint, size_t required)
 {
-    if (required <= JT_SIZED_FROM) return false;
-    const size_t hint = large_size_hint();
-    return hint >= required && (required > JT_SCRATCH_MAX || hint <= JT_SCRATCH_MAX);
+    return required > JT_SIZED_FROM && hint >= required &&
+           (required > JT_SCRATCH_MAX || hint <= JT_SCRATCH_MAX);
 }
 
 /* How much of a scratch of `scratch_len` bytes a document needing
@@ -262,8 +261,8 @@ static bool hint_covers(size_t required)
 static size_t scratch_window(size_t scratch_len, size_t required)
 {
     if (scratch_len <= JT_SIZED_FROM || required > JT_SIZED_FROM) return scratch_len;
-    const size_t hint = large_size_hint();
-    return hint > JT_SIZED_FROM && hint <= JT_SCRATCH_MAX ? JT_SIZED_FROM : scratch_len;
+    /* Would the hint cover a document just past the window? */
+    return hint_covers(large_size_hint(), JT_SIZED_FROM + 1) ? JT_SIZED_FROM : scratch_len;
 }
 
 static void remember_large_size(size_t len)
@@ -326,8 +325,8 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa, size_t required)
         }
         move_into(b, scratch);
         capa = scratch_window((size_t)RSTRING_LEN(scratch), required);
-    } else if (b->recycle && !b->spare && !b->sized && hint_covers(required)) {
-        hint = large_size_hint();
+    } else if (b->recycle && !b->spare && !b->sized &&
+               hint_covers(hint = large_size_hint(), required)) {
         /* A little over the last size, for a document that grew a bit;
          * written in steps (sized_step). */
         const size_t whole = hint + hint / 32;
@@ -375,7 +374,8 @@ JT_NOINLINE void jt_buffer_grow(jt_buffer *b, size_t need)
     if (extend_sized(b, required)) return;
     /* The end of the scratch's window, and no sized String to go on in:
      * the rest of the scratch. */
-    if (holds_scratch(b) && required <= (size_t)RSTRING_LEN(b->heap) && !hint_covers(required)) {
+    if (holds_scratch(b) && required <= (size_t)RSTRING_LEN(b->heap) &&
+        !hint_covers(large_size_hint(), required)) {
         b->capa = (size_t)RSTRING_LEN(b->heap);
         return;
     }
