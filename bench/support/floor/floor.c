@@ -77,14 +77,21 @@ static VALUE floor_writer_initialize(VALUE self, VALUE expected)
     return self;
 }
 
-/* What both floors end with: a new UTF-8 String with the expected bytes,
- * one allocation and one copy. */
-static VALUE fresh_expected(VALUE self)
+/* The expected output FloorWriter.new was given. */
+static VALUE expected_of(VALUE self)
 {
     VALUE expected = floor_writer_get(self)->expected;
     if (NIL_P(expected)) {
         rb_raise(rb_eRuntimeError, "JetsonBench::FloorWriter not initialized");
     }
+    return expected;
+}
+
+/* What the floor and the walk floor end with: a new UTF-8 String with the
+ * expected bytes, one allocation and one copy. */
+static VALUE fresh_expected(VALUE self)
+{
+    VALUE expected = expected_of(self);
     return rb_utf8_str_new(RSTRING_PTR(expected), RSTRING_LEN(expected));
 }
 
@@ -195,9 +202,7 @@ static VALUE floor_writer_walk(int argc, VALUE *argv, VALUE self)
 static VALUE floor_writer_write_walk(int argc, VALUE *argv, VALUE self)
 {
     rb_check_arity(argc, 1, 2);
-    VALUE expected = floor_writer_get(self)->expected;
-    if (NIL_P(expected)) rb_raise(rb_eRuntimeError, "JetsonBench::FloorWriter not initialized");
-    const long len = RSTRING_LEN(expected);
+    const long len = RSTRING_LEN(expected_of(self));
     VALUE result = rb_str_buf_new(len);
     struct walk w = {0, 0, RSTRING_PTR(result), 0, (size_t)len};
     walk_scalar_or_value(&w, argv[0]);
