@@ -23,6 +23,12 @@
 # the ratio can reach (it copies each String with a call of its own, so a
 # generator can come out a little ahead of it).
 #
+# The header says what a page never written before costs on this machine,
+# faulted in and populated ahead (bench/support/floor/page_cost.c): the
+# steady rows' slow slices are that cost, paid by whoever writes a result on
+# fresh pages, and it differs by orders of magnitude between bare metal and
+# a guest whose hypervisor maps its pages lazily.
+#
 # "Jetson.generate, JETSON_FRESH_PAGES=0" is Jetson with its populating of
 # large buffers' absent pages switched off (ext/jetson/bytes/fresh_pages.c),
 # timed in the same rounds; it is not a peer.
@@ -114,6 +120,39 @@ module JetsonBench
     end
 
     def median(values) = Stats.median(values)
+
+    # What a page never written before costs on this machine (the results
+    # depend on it: see bench/support/floor/page_cost.c), as a header line.
+    def page_cost_line
+      costs = Floor.page_costs
+      return "- Fresh pages here: not measured (#{Floor.problem || 'not Linux'})" unless costs
+
+      line = format("- Fresh pages here (5 MiB mapped afresh, %d-byte pages, median of 5 samples; " \
+                    "bench/support/floor/page_cost.c): written, %.2f µs a page (%.1f faults a page); ",
+                    costs[:page_size], costs[:written_us], costs[:written_faults])
+      unless costs[:populate_us]
+        return line + format("resident, %.3f µs a page; this kernel does not populate (no MADV_POPULATE_WRITE)",
+                             costs[:resident_us])
+      end
+
+      line += format("populated first (MADV_POPULATE_WRITE), %.2f µs a page, then written, %.2f µs a page with " \
+                     "%.1f faults a page counted by the kernel; resident, %.3f µs a page. ",
+                     costs[:populate_us], costs[:after_populate_us], costs[:after_populate_faults], costs[:resident_us])
+      line + if outside_the_kernel?(costs)
+               "Here the first write of a populated page is paid outside the kernel (a hypervisor mapping the " \
+                 "guest's pages lazily or through shadow page tables): a result on fresh pages pays it whoever " \
+                 "writes it, and the steady rows' slow slices are mostly that."
+             else
+               "Here a populated page is written at about memory speed."
+             end
+    end
+
+    # A populated page's first write costing over 20 resident writes with no
+    # fault counted: what the guest's kernel does not see.
+    def outside_the_kernel?(costs)
+      costs[:after_populate_faults] < 0.01 && costs[:after_populate_us] > 20 * costs[:resident_us] &&
+        costs[:after_populate_us] > 0.5
+    end
 
     def run_case(name, doc, mode, rounds, seconds)
       expected = JSON.generate(doc)
@@ -216,7 +255,8 @@ if $PROGRAM_NAME == __FILE__
           "- Floors (bench/support/floor/floor.c), timed in the same rounds, not contenders: the walk floor visits " \
           "every value and writes nothing; the write floor also writes every String's bytes into a result of the " \
           "expected length, in place",
-          "- MALLOC_TRIM_THRESHOLD_: #{ENV['MALLOC_TRIM_THRESHOLD_'] || 'unset (glibc default)'}"]
+          "- MALLOC_TRIM_THRESHOLD_: #{ENV['MALLOC_TRIM_THRESHOLD_'] || 'unset (glibc default)'}",
+          JetsonBench::Large.page_cost_line]
   head.each { puts _1 }
   body = []
   selected.each do |name, build|

@@ -24,7 +24,7 @@ module JetsonBench
     # written into the result in place, the rest of its length filled.
     WRITE_LABEL = "write floor (visits every value, writes every String's bytes)"
     SOURCE_DIR = File.expand_path("floor", __dir__)
-    SOURCES = %w[floor.c extconf.rb].map { |f| File.join(SOURCE_DIR, f) }.freeze
+    SOURCES = %w[floor.c page_cost.c page_cost.h extconf.rb].map { |f| File.join(SOURCE_DIR, f) }.freeze
     BUILD_DIR = File.expand_path("../../tmp/bench-floor/#{RUBY_VERSION}", __dir__)
     LIBRARY = File.join(BUILD_DIR, "#{NAME}.#{RbConfig::CONFIG['DLEXT']}")
 
@@ -53,6 +53,21 @@ module JetsonBench
 
       # A FloorWriter returning expected, or nil without the floor.
       def writer(expected) = available? ? FloorWriter.new(expected) : nil
+
+      # What a page never written before costs here (floor/page_cost.c):
+      # the median of `rounds` samples of fresh mappings of `bytes`, each key
+      # of PageCost.sample's Hash; nil without the floor or off Linux.
+      def page_costs(bytes: 5 * 1024 * 1024, rounds: 5)
+        return nil unless available?
+
+        samples = Array.new(rounds) { PageCost.sample(bytes) }
+        return nil if samples.first.nil?
+
+        samples.first.keys.to_h do |key|
+          values = samples.map { _1[key] }
+          [key, values.include?(nil) ? nil : Stats.median(values)]
+        end
+      end
 
       private
 

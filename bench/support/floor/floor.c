@@ -23,6 +23,7 @@
  */
 #include <ruby.h>
 #include <ruby/encoding.h>
+#include "page_cost.h"
 #include <limits.h>
 #include <string.h>
 
@@ -224,4 +225,5 @@ void Init_jetson_bench_floor(void)
     rb_define_method(cFloorWriter, "generate", floor_writer_generate, -1);
     rb_define_method(cFloorWriter, "walk", floor_writer_walk, -1);
     rb_define_method(cFloorWriter, "write_walk", floor_writer_write_walk, -1);
+    jetson_bench_init_page_cost(mJetsonBench);
 }
