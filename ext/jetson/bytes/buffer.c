@@ -125,9 +125,9 @@ void jt_buffer_flush(jt_buffer *b)
  * Documents from JT_SIZED_FROM (128 KiB) to 1 MiB after one of that range
  * are written the same way, moving out of the scratch at 128 KiB
  * (scratch_window). The spare is taken out of Ractor-local storage while
- * in use, so a nested or concurrent generate (a to_json, another thread) gets its own buffer; a
- * generate that raises leaves the spare to the GC, and the next one starts a
- * new spare. The remembered length is only a number: nested or concurrent
+ * in use, so a nested or concurrent generate (a to_json, another thread)
+ * gets its own buffer; a generate that raises leaves the spare to the GC,
+ * and the next one starts a new spare. The remembered length is only a number: nested or concurrent
  * calls can at worst size a buffer wrongly, which growth or a shrink at the
  * end corrects. */
 #define JT_SPARE_MIN (2 * JT_COPY_OUT_SIZE)
@@ -137,12 +137,13 @@ void jt_buffer_flush(jt_buffer *b)
  * written into a buffer each Ractor keeps between calls, its scratch, and
  * handed out as an exact-size copy (from 128 KiB, after a document of that
  * range, they move into a sized String instead: scratch_window). Built in
- * a String of their own, grown by doublings, they cost a malloc and a realloc or two per call and kept
- * slack, and under jemalloc (which many Rails deployments preload) each
- * call's result came on fresh pages: documents of 4 and 8 KB took 1.40x
- * and 1.49x JSON::Coder's time with twice its page faults; with the
- * scratch, 0.82x and 0.79x with its faults (bench/allocator.rb, AMD EPYC,
- * Ruby 3.4 + YJIT). The copy is what json's and a bare copy's results cost.
+ * a String of their own, grown by doublings, they cost a malloc and a
+ * realloc or two per call and kept slack, and under jemalloc (which many
+ * Rails deployments preload) each call's result came on fresh pages:
+ * documents of 4 and 8 KB took 1.40x and 1.49x JSON::Coder's time with
+ * twice its page faults; with the scratch, 0.82x and 0.79x with its
+ * faults (bench/allocator.rb, AMD EPYC, Ruby 3.4 + YJIT). The copy is what
+ * json's and a bare copy's results cost.
  * The scratch stopped at 32 KiB until the fresh pages of the doublings past
  * it were measured (issue 55): each document past 32 KiB took a new 32 KiB
  * scratch, then 64, 128, 256 KiB... by realloc, every step copying what was
@@ -156,10 +157,10 @@ void jt_buffer_flush(jt_buffer *b)
  * outgrows the scratch moves into a heap of its own, and the scratch goes
  * back to its slot; so a recycling buffer holds the scratch exactly while
  * its heap is no larger than JT_SCRATCH_MAX (a first heap past that size
- * never was one). Like the spare, the scratch is taken out of Ractor-local storage while in use: a
- * nested or concurrent generate builds in a buffer of its own, kept as the
- * scratch if the slot is empty at its end; a generate that raises leaves its
- * scratch to the GC. */
+ * never was one). Like the spare, the scratch is taken out of Ractor-local
+ * storage while in use: a nested or concurrent generate builds in a buffer
+ * of its own, kept as the scratch if the slot is empty at its end; a
+ * generate that raises leaves its scratch to the GC. */
 #define JT_SCRATCH_MAX JT_COPY_OUT_SIZE
 
 /* From this length on, a document whose last large predecessor was longer
@@ -227,8 +228,8 @@ static void release_heap(jt_buffer *b)
 }
 
 /* The length of the Ractor's last document of JT_SIZED_FROM or more, or 0;
- * lengths above JT_SIZED_MAX are not remembered (the next large document would reserve
- * that much address space before it knows its size). */
+ * lengths above JT_SIZED_MAX are not remembered (the next large document
+ * would reserve that much address space before it knows its size). */
 #define JT_SIZED_MAX ((size_t)64 * 1024 * 1024)
 
 static size_t large_size_hint(void)
@@ -239,8 +240,9 @@ static size_t large_size_hint(void)
 
 /* Whether a document writing up to `required` bytes goes on in a sized
  * String: it is past JT_SIZED_FROM, and the last large document (`hint`,
- * large_size_hint), at least as long, says it will probably end near that one's length. Within the
- * scratch's range only a hint from that range counts: a mid-size document
+ * large_size_hint), at least as long, says it will probably end near that
+ * one's length. Within the scratch's range only a hint from that range
+ * counts: a mid-size document
  * after one of megabytes would otherwise take a String of megabytes (a
  * fresh mapping, twitter.json 71-96 faults a call where json took 17). */
 static bool hint_covers(size_t hint, size_t required)
