@@ -82,10 +82,13 @@ $CFLAGS << " -Werror=implicit-function-declaration"
 
 have_func("rb_ext_ractor_safe", "ruby.h")
 
-# numbers.c includes a power-of-ten table computed here with exact Integer
-# arithmetic; the build directory is on the include path.
+# numbers.c (Schubfach) and grisu2.c include tables of powers of ten
+# computed here with exact Integer arithmetic; the build directory is on the
+# include path.
 require_relative "pow10_table"
 Jetson::Pow10Table.write("jetson_pow10_table.h")
+require_relative "grisu_powers_table"
+Jetson::GrisuPowersTable.write("jetson_grisu_powers.h")
 
 # The sources sit in one folder per layer (bytes, json, rails, builder; see
 # docs/architecture.md), jetson.c on top; every include names its folder

@@ -1,9 +1,22 @@
 #include "bytes/numbers.h"
 
+#include <stdbool.h>
+
 #include <float.h>
 #include <string.h>
 
+#include "bytes/grisu2.h"
 #include "jetson_pow10_table.h"
+
+/* numbers.c includes no Ruby header, so it spells its two compiler hints
+ * itself. */
+#if defined(__GNUC__)
+#define JT_NUMBERS_NOINLINE __attribute__((noinline))
+#define JT_NUMBERS_RARE(x) __builtin_expect(!!(x), 0)
+#else
+#define JT_NUMBERS_NOINLINE
+#define JT_NUMBERS_RARE(x) (x)
+#endif
 
 
 /* Writing two digits per step halves the number of divisions. */
@@ -352,10 +365,121 @@ int jt_write_jcs_double(double value, char *dst)
     return (int)(p - dst) + n + 1;
 }
 
-int jt_write_double(double value, char *dst)
+/* "d.0" with k zeros before the point. */
+static inline int write_plain_integer(char *dst, char *p, uint64_t d, int k)
+{
+    p = jt_write_u64(p, d);
+    memset(p, '0', (size_t)k);
+    p += k;
+    memcpy(p, ".0", 2);
+    return (int)(p - dst) + 2;
+}
+
+/* d * 10^k (n digits, k < 0) with a decimal point: "0.000ddd" or "dd.ddd". */
+static inline int write_fraction(char *dst, char *p, uint64_t d, int n, int k)
+{
+    int point = n + k;
+    if (point <= 0) {
+        p[0] = '0';
+        p[1] = '.';
+        memset(p + 2, '0', (size_t)-point);
+        p += 2 - point;
+        return (int)(jt_write_u64(p, d) - dst);
+    }
+    /* Write the digits one place right, then slide the integer part back
+     * over the gap to make room for the point. Up to 8 digits (nearly
+     * always) that is one word moved left and the word after the point put
+     * back: the callers' JT_DOUBLE_MAX_CHARS of room cover the 9 bytes read
+     * and written past the point, and a memmove call cost as much as the
+     * rest of the layout. */
+    jt_write_u64(p + 1, d);
+    if (point <= 8) {
+        uint64_t integer_part, after_point;
+        memcpy(&integer_part, p + 1, 8);
+        memcpy(&after_point, p + point + 1, 8);
+        memcpy(p, &integer_part, 8);
+        memcpy(p + point + 1, &after_point, 8);
+    } else {
+        memmove(p, p + 1, (size_t)point);
+    }
+    p[point] = '.';
+    return (int)(p - dst) + n + 1;
+}
+
+/* The json gem keeps at most 18 digits in scientific notation (17 after a
+ * minus sign), cut, not rounded, and signs the exponent from the digits it
+ * kept while printing the exponent of those it had. Grisu2 gives at most 17
+ * digits, so this is never reached in practice; it is here so that the
+ * layout is the json gem's for any digits. */
+static JT_NUMBERS_NOINLINE int write_cut_scientific(char *dst, char *p, uint64_t d, int n, int k, int kept)
+{
+    int magnitude = k + n - 1 < 0 ? -(k + n - 1) : k + n - 1;
+    int e = k + kept - 1 < 0 ? -magnitude : magnitude;
+    while (n > kept) {
+        d /= 10;
+        n--;
+    }
+    return (int)(write_scientific(p, d, n, e) - dst);
+}
+
+/* Grisu2's digits d * 10^k in the layout of the json release of the rules
+ * (its fpconv's emit_digits, as changed in 2.12 and 2.15). */
+static inline int json_layout(char *dst, char *p, uint64_t d, int k, jt_float_rules rules)
+{
+    int n = decimal_length(d);
+    int e = k + n - 1;
+    int magnitude = e < 0 ? -e : e;
+    bool negative = p != dst;
+
+    if (k >= 0) {
+        if (rules == JT_FLOATS_JSON_2_15 ? e < 15 : e < n + (negative ? 6 : 7))
+            return write_plain_integer(dst, p, d, k);
+    } else if (k > -7 || magnitude < (rules == JT_FLOATS_JSON_2_11 ? 4 : 10)) {
+        return write_fraction(dst, p, d, n, k);
+    }
+    if (JT_NUMBERS_RARE(n > 18 - negative)) return write_cut_scientific(dst, p, d, n, k, 18 - negative);
+    return (int)(write_scientific(p, d, n, e) - dst);
+}
+
+/* Float#to_s's layout of the shortest digits d * 10^k, which the json gem
+ * printed before 2.11: plain while the point is at most 16 places right of
+ * the first digit or at most 3 zeros left of it, else "d.ddde+XX" with at
+ * least two exponent digits and ".0" after a single digit. */
+static JT_NUMBERS_NOINLINE int ruby_layout(char *dst, char *p, uint64_t d, int k)
+{
+    int n = decimal_length(d);
+    int point = n + k; /* value = 0.ddd * 10^point */
+
+    if (point > 0 && point <= 16) {
+        if (k >= 0) return write_plain_integer(dst, p, d, k);
+        return write_fraction(dst, p, d, n, k);
+    }
+    if (point <= 0 && point > -4) return write_fraction(dst, p, d, n, k);
+    jt_write_u64(p + 1, d);
+    p[0] = p[1];
+    p[1] = '.';
+    if (n > 1) {
+        p += n + 1;
+    } else {
+        p[2] = '0';
+        p += 3;
+    }
+    int e = point - 1;
+    *p++ = 'e';
+    *p++ = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e >= 100) {
+        *p++ = (char)('0' + e / 100);
+        e %= 100;
+    }
+    memcpy(p, jt_digit_pairs + 2 * e, 2);
+    return (int)(p - dst) + 2;
+}
+
+int jt_write_double(double value, char *dst, jt_float_rules rules)
 {
     uint64_t bits, frac, c, d;
-    int be, q, k, n, e;
+    int be, q, k;
     char *p = dst;
 
     memcpy(&bits, &value, sizeof(bits));
@@ -363,78 +487,30 @@ int jt_write_double(double value, char *dst)
     frac = bits & (JT_C_MIN - 1);
     be = (int)((bits >> 52) & 0x7ff);
 
-    if (be == 0) {
-        if (frac == 0) {
-            memcpy(p, "0.0", 3);
-            return (int)(p - dst) + 3;
-        }
-        d = schubfach(frac, JT_Q_MIN, &k);
-    } else {
-        c = frac | JT_C_MIN;
-        q = be - 1075;
-        /* Integers below 2^53 are their own shortest form; q == 0 is included
-         * because there R's width is 1, so it holds no other integer. */
-        if (q <= 0 && q > -53) {
-            uint64_t f = c >> -q;
-            if ((f << -q) == c) {
-                if (f < 1000000000000000ULL) {
-                    p = jt_write_u64(p, f);
-                    memcpy(p, ".0", 2);
-                    return (int)(p - dst) + 2;
-                }
-                d = f;
-                k = 0;
-                goto strip;
-            }
-        }
-        d = eight_place_decimal(bits >> 63 ? -value : value, &k);
-        if (d) goto stripped;
-        d = schubfach(c, q, &k);
+    if (be == 0 && frac == 0) {
+        memcpy(p, "0.0", 3);
+        return (int)(p - dst) + 3;
     }
-
-strip:
-    strip_trailing_zeros(&d, &k);
-stripped:
-
-    n = decimal_length(d);
-    e = k + n - 1;
-
-    if (k >= 0 && e < 15) {
-        p = jt_write_u64(p, d);
-        memset(p, '0', (size_t)k);
-        p += k;
-        memcpy(p, ".0", 2);
-        return (int)(p - dst) + 2;
-    }
-    if (k < 0 && (k > -7 || (e > -10 && e < 10))) {
-        int point = n + k;
-        if (point <= 0) {
-            p[0] = '0';
-            p[1] = '.';
-            memset(p + 2, '0', (size_t)-point);
-            p += 2 - point;
-            return (int)(jt_write_u64(p, d) - dst);
+    c = frac | JT_C_MIN;
+    q = be - 1075;
+    /* Integers below 2^53 are their own shortest form, and Grisu2's digits
+     * for them are the same (checked over every power of two and millions of
+     * random ones against the json gem); q == 0 is included because there
+     * the rounding interval's width is 1, so it holds no other integer. */
+    if (be != 0 && q <= 0 && q > -53) {
+        uint64_t f = c >> -q;
+        if ((f << -q) == c) {
+            if (f < 1000000000000000ULL && rules == JT_FLOATS_JSON_2_15) return write_plain_integer(dst, p, f, 0);
+            d = f;
+            k = 0;
+            strip_trailing_zeros(&d, &k);
+            return rules == JT_FLOATS_RUBY ? ruby_layout(dst, p, d, k) : json_layout(dst, p, d, k, rules);
         }
-        /* Write the digits one place right, then slide the integer part
-         * back over the gap to make room for the point. Up to 8 digits
-         * (nearly always) that is one word moved left and the word after
-         * the point put back: the callers' JT_DOUBLE_MAX_CHARS of room cover
-         * the 9 bytes read and written past the point, and a memmove call
-         * cost as much as the rest of the layout. */
-        jt_write_u64(p + 1, d);
-        if (point <= 8) {
-            uint64_t integer_part, after_point;
-            memcpy(&integer_part, p + 1, 8);
-            memcpy(&after_point, p + point + 1, 8);
-            memcpy(p, &integer_part, 8);
-            memcpy(p + point + 1, &after_point, 8);
-        } else {
-            memmove(p, p + 1, (size_t)point);
-        }
-        p[point] = '.';
-        return (int)(p - dst) + n + 1;
     }
-
-    /* Scientific: d.ddd e[+-]x */
-    return (int)(write_scientific(p, d, n, e) - dst);
+    if (JT_NUMBERS_RARE(rules == JT_FLOATS_RUBY)) {
+        jt_shortest_decimal(bits >> 63 ? -value : value, &d, &k);
+        return ruby_layout(dst, p, d, k);
+    }
+    d = jt_grisu2(bits >> 63 ? -value : value, &k);
+    return json_layout(dst, p, d, k, rules);
 }

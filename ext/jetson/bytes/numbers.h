@@ -1,9 +1,10 @@
 #ifndef JETSON_BYTES_NUMBERS_H
 #define JETSON_BYTES_NUMBERS_H
 
-/* Numbers as JSON text (numbers.c): the shortest digits that round-trip
- * a double (Schubfach) in the json gem's layout and in ECMAScript's (RFC
- * 8785), and integers. */
+/* Numbers as JSON text (numbers.c): doubles as the json gem prints them
+ * (Grisu2's digits, bytes/grisu2.h, in the layout of the json release the
+ * app has; Float#to_s's before json 2.11), as ECMAScript prints them (RFC
+ * 8785: the shortest digits that round-trip, by Schubfach), and integers. */
 
 #include <stdint.h>
 
@@ -11,10 +12,28 @@
 #define JT_DOUBLE_MAX_CHARS 32
 #define JT_LONG_MAX_CHARS 21
 
-/* Writes a finite double in the json gem's layout ("1.0", "1e+15", "0.0001",
- * "2.2471348024634546e-10", "-0.0") using the shortest digits that round-trip.
- * Returns the number of bytes written; no NUL terminator. */
-int jt_write_double(double value, char *dst);
+/* Whose rules a Float is written by: the json releases that changed how
+ * Floats come out. Decided once per process from the json the app has
+ * (Jetson::JSON_FLOAT_RULES). */
+typedef enum jt_float_rules {
+    /* json 2.15 and later (json 3): Grisu2's digits; integers plain below
+     * 1e15, fractions plain from 1e-6 or while the exponent is above -10. */
+    JT_FLOATS_JSON_2_15,
+    /* json 2.12 to 2.14: integers plain up to 7 zeros past their digits (6
+     * when negative), else as 2.15. */
+    JT_FLOATS_JSON_2_12,
+    /* json 2.11: as 2.12, but fractions below 1e-6 plain only while the
+     * exponent is above -4. */
+    JT_FLOATS_JSON_2_11,
+    /* json before 2.11: Float#to_s (the shortest digits, "1.0e+20",
+     * "2.5e-05"). */
+    JT_FLOATS_RUBY
+} jt_float_rules;
+
+/* Writes a finite double as the json gem of those rules does ("1.0",
+ * "1e+15", "0.0001", "2.2471348024634546e-10", "-0.0"). Returns the number
+ * of bytes written; no NUL terminator. */
+int jt_write_double(double value, char *dst, jt_float_rules rules);
 
 /* Writes a finite double as RFC 8785 (JSON Canonicalization Scheme) and
  * ECMAScript print it: "0", "1e+21", "1e-7", "123.456", "100". */

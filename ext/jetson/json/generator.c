@@ -100,7 +100,7 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
                 const double value = RFLOAT_VALUE(obj);
                 if (RB_UNLIKELY(!isfinite(value))) break; /* allow_nan, as_json, errors */
                 p += i > 0;
-                p += jt_write_double(value, p);
+                p += jt_write_double(value, p, jj.float_rules);
                 continue;
             }
             VALUE name = element_name(g, obj);
@@ -250,7 +250,7 @@ static void gen_float(jt_gen *g, VALUE obj)
         return;
     }
     jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
-    g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+    g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len, jj.float_rules);
 }
 
 

@@ -11,6 +11,21 @@ static VALUE frozen_string(const char *s)
     return str;
 }
 
+/* Jetson::JSON_FLOAT_RULES, "2.15", "2.12", "2.11" or "2.10"; the newest
+ * json's where it is not set (the extension loaded on its own). */
+static jt_float_rules float_rules(void)
+{
+    ID name = rb_intern("JSON_FLOAT_RULES");
+    if (!rb_const_defined_at(jt.mJetson, name)) return JT_FLOATS_JSON_2_15;
+    VALUE rules = rb_const_get_at(jt.mJetson, name);
+    StringValue(rules);
+    if (rb_str_equal(rules, rb_str_new_cstr("2.15"))) return JT_FLOATS_JSON_2_15;
+    if (rb_str_equal(rules, rb_str_new_cstr("2.12"))) return JT_FLOATS_JSON_2_12;
+    if (rb_str_equal(rules, rb_str_new_cstr("2.11"))) return JT_FLOATS_JSON_2_11;
+    if (rb_str_equal(rules, rb_str_new_cstr("2.10"))) return JT_FLOATS_RUBY;
+    rb_raise(rb_eArgError, "Jetson::JSON_FLOAT_RULES: unknown rules %+" PRIsVALUE, rules);
+}
+
 void jt_init_json_handles(void)
 {
     jj.cState = rb_define_class_under(jt.mJetson, "State", rb_cObject);
@@ -31,4 +46,5 @@ void jt_init_json_handles(void)
     jj.pretty_nl = frozen_string("\n");
     jj.json3 = rb_const_defined_at(jt.mJetson, rb_intern("JSON_RULES")) &&
                NUM2INT(rb_const_get_at(jt.mJetson, rb_intern("JSON_RULES"))) >= 3;
+    jj.float_rules = float_rules();
 }

@@ -6,6 +6,7 @@
  * by Init_jetson (jt_init_json_handles), only read afterwards. */
 
 #include "bytes/base.h"
+#include "bytes/numbers.h"
 
 typedef struct jt_json_handles {
     VALUE cState;
@@ -18,6 +19,9 @@ typedef struct jt_json_handles {
     /* The json gem's major version whose rules apply (Jetson::JSON_RULES):
      * json 3 raises where json 2 warned or ignored. */
     bool json3;
+    /* How Floats come out: the json release whose float rules apply
+     * (Jetson::JSON_FLOAT_RULES). */
+    jt_float_rules float_rules;
 } jt_json_handles;
 
 extern jt_json_handles jj;

@@ -65,7 +65,7 @@ JT_INLINE char *jt_write_nested_number_tuple(char *p, VALUE ary, bool floats)
             if (!(RB_FLONUM_P(obj) && floats)) return NULL;
             const double value = RFLOAT_VALUE(obj);
             if (RB_UNLIKELY(!isfinite(value))) return NULL; /* allow_nan, as_json, errors */
-            end = p + jt_write_double(value, p);
+            end = p + jt_write_double(value, p, jj.float_rules);
         }
         *end = ',';
         p = end + 1;

@@ -177,7 +177,7 @@ JT_INLINE int finish_pair(jt_gen *g, jt_buffer *b, char *dst, VALUE value)
         if (RB_FLONUM_P(value) && g->json_floats) { /* else the mode's (jt_mode.float_) */
             const double d = RFLOAT_VALUE(value);
             if (RB_LIKELY(isfinite(d))) {
-                b->len = (size_t)(dst + jt_write_double(d, dst) - b->ptr);
+                b->len = (size_t)(dst + jt_write_double(d, dst, jj.float_rules) - b->ptr);
                 return ST_CONTINUE;
             }
         }

@@ -230,7 +230,7 @@ static bool write_number(reader *r)
     }
     if (!isfinite(d)) return false;
     jt_buffer_reserve(b, JT_DOUBLE_MAX_CHARS);
-    b->len += (size_t)jt_write_double(d, b->ptr + b->len);
+    b->len += (size_t)jt_write_double(d, b->ptr + b->len, jj.float_rules);
     return true;
 }
 

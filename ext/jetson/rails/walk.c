@@ -416,7 +416,7 @@ void jt_rails_float(jt_gen *g, VALUE obj)
         jt_buffer_append(g->buf, "null", 4);
     } else {
         jt_buffer_reserve(g->buf, JT_DOUBLE_MAX_CHARS);
-        g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len);
+        g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len, jj.float_rules);
     }
 }
 
