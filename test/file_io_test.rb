@@ -27,9 +27,7 @@ class FileIoTest < Minitest::Test
   def random_value(depth)
     case depth > 3 ? @rng.rand(6) : @rng.rand(8)
     when 0 then @rng.rand(-2**70..2**70)
-    # Floats whose shortest digits json's Grisu2 also finds (Jetson's digits
-    # differ on purpose for some others: docs/compatibility.md).
-    when 1 then @rng.rand(-2**30..2**30) / 64.0 # 13 digits at most: exact, one shortest form
+    when 1 then @rng.rand(-2**30..2**30) / 64.0 * 10.0**@rng.rand(-12..12)
     when 2 then random_string
     when 3 then [true, false, nil].sample(random: @rng)
     when 4 then @rng.rand(-1000..1000)

@@ -5,7 +5,6 @@ require "support/rails_oracle"
 require "jetson/rails"
 require_relative "../../kit/collection"
 require "support/rails_graph"
-require "support/differential"
 
 # ActiveRecord models from a real sqlite3 database, encoded by ActiveSupport
 # with its own encoder and with Jetson::RailsEncoder: same bytes.
@@ -35,16 +34,10 @@ class ActiveRecordTest < Minitest::Test
     ActiveSupport.json_encoder = STOCK
   end
 
-  # Bytes must be equal, except float tokens that parse to the same Float
-  # (the documented float-digit difference, see the README).
+  # Bytes must be equal, Floats included.
   def assert_same(label, &block)
     stock, jetson = both(&block)
-    floats = stock != jetson && Differential.float_only_difference(stock, jetson)
-    if floats
-      assert(floats.all? { |a, b| Float(a) == Float(b) }, label)
-    else
-      assert_equal stock, jetson, label
-    end
+    assert_equal stock, jetson, label
   end
 
   OPTION_SETS = [

@@ -3,14 +3,12 @@
 require "test_helper"
 require "support/record_tests"
 require "jetson/rails"
-require "support/differential"
 
 # Rails mode on ActiveRecord as apps pass it, on real databases: every query
 # of RecordMatrix under every combination of settings, encoded with
 # ActiveSupport's own encoder and with Jetson::RailsEncoder, each on records
 # loaded for it alone (so Jetson meets values no one has read), bytes
-# compared. The one accepted difference is the documented float digits
-# (Differential.float_only_difference); such calls are counted and printed.
+# compared.
 #
 #   JETSON_RECORDS_SEED=S  the rows' seed (default 20261125)
 class RecordsRailsModeTest < Minitest::Test
@@ -27,13 +25,11 @@ class RecordsRailsModeTest < Minitest::Test
     ActiveSupport.json_encoder = STOCK
   end
 
-  def compare(label, query, options, floats, errors)
+  def compare(label, query, options, errors)
     stock = outcome(STOCK, query, options)
     jetson = outcome(Jetson::RailsEncoder, query, options)
     errors << [label, stock] if stock[0] == :error
-    pairs = stock[0] == :ok && jetson[0] == :ok && stock != jetson && Differential.float_only_difference(stock[1], jetson[1])
-    floats << [label, pairs] if pairs
-    assert stock == jetson || pairs, "#{label}\n stock:  #{stock.inspect[0, 3000]}\n jetson: #{jetson.inspect[0, 3000]}\n" \
+    assert stock == jetson, "#{label}\n stock:  #{stock.inspect[0, 3000]}\n jetson: #{jetson.inspect[0, 3000]}\n" \
           "#{first_difference(stock.last.to_s, jetson.last.to_s)}"
   end
 
@@ -43,7 +39,6 @@ class RecordsRailsModeTest < Minitest::Test
   end
 
   test_each_adapter do |adapter, world|
-    floats = []
     errors = []
     calls = 0
     [true, false].each do |aware|
@@ -55,7 +50,7 @@ class RecordsRailsModeTest < Minitest::Test
             option_sets.each do |options|
               calls += 1
               label = "#{adapter} #{aware ? 'zone aware' : 'not zone aware'} #{combo.inspect} #{name} #{options.inspect}"
-              compare(label, -> { build.call(models) }, options, floats, errors)
+              compare(label, -> { build.call(models) }, options, errors)
             end
           end
         ensure
@@ -63,9 +58,8 @@ class RecordsRailsModeTest < Minitest::Test
         end
       end
     end
-    puts "\n#{adapter}: #{calls} encodings compared, #{floats.size} differing only by float digits, " \
+    puts "\n#{adapter}: #{calls} encodings compared, " \
          "#{errors.size} raising the same error on both sides" \
-         "#{floats.first(3).map { |label, pairs| "\n  #{pairs.first.inspect} in #{label[0, 160]}" }.join}" \
          "#{errors.map { |label, e| "\n  #{e[1]}: #{e[2][0, 100]} in #{label[0, 200]}" }.uniq.first(5).join}"
     assert_operator errors.size, :<, calls / 20, "the matrix is meant to encode"
   end

@@ -11,13 +11,8 @@ require_relative "random_graph"
 # bytes (and encoding/frozenness), or the exception class + message (+
 # invalid_object for generator errors), plus any warnings emitted.
 #
-# The one deliberate difference is float digits: Jetson prints the shortest
-# round-trip digits (those of Float#to_s).  When the only differences between
-# the two outputs are float tokens that parse to the identical Float, and
-# Jetson's token carries Float#to_s's digits, the case is counted as a
-# "documented float difference" instead of a mismatch.
-#
-# Other normalizations (each one keeps the comparison exact otherwise):
+# Outputs are compared byte for byte, Floats included. The normalizations
+# (each one keeps the comparison exact otherwise):
 # - exception classes JSON::X map to Jetson::X, except for a JSON:: exception
 #   raised by json gem code running inside a user callback (a to_json that
 #   calls the json gem with the JSON::State it was handed): that is user
@@ -239,7 +234,7 @@ module Differential
   Mismatch = Struct.new(:signature, :entry, :extra, :json, :jetson, :details, :doc_index, :seed, :spec, :opts,
                         keyword_init: true)
 
-  # Result of one comparison: :same, [:float, examples], [:mismatch, sig, details]
+  # Result of one comparison: :same or [:mismatch, sig, details]
   # Compared as bytes: messages may hold invalid UTF-8 (e.g. an inspected
   # string) and must not be altered by scrubbing.
   def self.normalize_message(msg)
@@ -314,51 +309,7 @@ module Differential
     normalize_message(w.to_s.sub(/\A.*?:\d+: warning: /m, "").sub(/\Awarning: /, ""))
   end
 
-  # ---- floats ---------------------------------------------------------------
-
-  TOKEN_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[^"\-\d]+|./mn
-  FLOAT_TOKEN_RE = /\A-?\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)\z/n
-
-  def self.significant_digits(token)
-    token.sub(/\A-/, "").sub(/[eE].*\z/, "").delete(".").sub(/\A0+/, "").sub(/0+\z/, "")
-  end
-
-  # If the two byte strings differ only by float tokens that denote the same
-  # Float, with Jetson's token having Float#to_s digits, returns the list of
-  # [json_token, jetson_token] pairs; otherwise nil.
-  DUMP_FORMS_WITH_OPTS = %i[opts io_opts io_limit_opts nil_nil_opts kwargs].freeze
-
-  # Whether a call runs with rfc8785 (dump's forms without opts do not).
-  def self.canonical?(opts, entry, extra)
-    return false unless opts.is_a?(Hash) && opts[:rfc8785]
-
-    entry != :dump || DUMP_FORMS_WITH_OPTS.include?(extra&.first)
-  end
-
-  def self.float_only_difference(json_bytes, jetson_bytes)
-    ta = json_bytes.b.scan(TOKEN_RE)
-    tb = jetson_bytes.b.scan(TOKEN_RE)
-    return nil unless ta.size == tb.size
-
-    diffs = []
-    ta.each_with_index do |x, i|
-      y = tb[i]
-      next if x == y
-      return nil unless FLOAT_TOKEN_RE.match?(x) && FLOAT_TOKEN_RE.match?(y)
-
-      fx = Float(x)
-      fy = Float(y)
-      return nil unless [fx].pack("G") == [fy].pack("G")
-      return nil unless significant_digits(y) == significant_digits(fy.to_s)
-
-      diffs << [x, y]
-    end
-    diffs.empty? ? nil : diffs
-  rescue ArgumentError
-    nil
-  end
-
-  # Compare two normalized values; returns :same, [:float, pairs] or :different.
+  # Compare two normalized values; returns :same or :different.
   ADDRESS_RE = /(#<[A-Z][\w:]*:)0x\h+/n
   FRAGMENT_INSPECT_RE = /#<struct (?:JSON|Jetson)::Fragment /n
 
@@ -369,9 +320,7 @@ module Differential
     b = strip_addresses(b)
     return :same if a == b
 
-    pairs = []
-    ok = walk_values(a, b, pairs)
-    ok ? [:float, pairs] : :different
+    :different
   end
 
   # Default Object#to_s output (with an address) can legitimately appear in
@@ -386,41 +335,13 @@ module Differential
     end
   end
 
-  def self.walk_values(a, b, pairs)
-    return true if a == b
-
-    if a.is_a?(Array) && b.is_a?(Array) && a.size == b.size
-      if a[0] == :string && b[0] == :string && a.size == 5
-        return false unless a[2..] == b[2..]
-
-        diff = float_only_difference(a[1], b[1])
-        return false unless diff
-
-        pairs.concat(diff)
-        return true
-      end
-      return a.each_index.all? { |i| walk_values(a[i], b[i], pairs) }
-    end
-    false
-  end
-
-  # Compare two outcomes.  Returns [:same], [:float, pairs], or
-  # [:mismatch, signature, details].  Also returns warning-text notes.
-  # exact: no float-digit tolerance (rfc8785, where json's digits are the
-  # shortest too, so any difference is a real one).
-  def self.compare_outcomes(json, jetson, pair, exact: false)
+  # Compare two outcomes.  Returns [:same, nil, note] or
+  # [:mismatch, signature, note]: note holds warning-text differences.
+  def self.compare_outcomes(json, jetson, pair)
     problems = []
-    float_pairs = nil
 
     if json.error.nil? && jetson.error.nil?
-      r = compare_values(json.value, jetson.value)
-      if r == :different
-        problems << "output differs"
-      elsif r.is_a?(Array) && exact
-        problems << "output differs (float digits under rfc8785)"
-      elsif r.is_a?(Array)
-        float_pairs = r[1]
-      end
+      problems << "output differs" if compare_values(json.value, jetson.value) == :different
     elsif json.error && jetson.error.nil?
       problems << "json raised #{json.error.class.name}, jetson returned"
     elsif json.error.nil? && jetson.error
@@ -458,7 +379,7 @@ module Differential
     end
 
     if problems.empty?
-      [float_pairs ? :float : :same, float_pairs, note]
+      [:same, nil, note]
     else
       [:mismatch, problems.join("; "), note]
     end
@@ -537,8 +458,8 @@ module Differential
   # ---------------------------------------------------------------------------
 
   class Stats
-    attr_accessor :docs, :calls, :mismatch_count, :float_diffs
-    attr_reader :mismatches, :by_signature, :float_examples, :warning_notes, :signatures, :outcomes
+    attr_accessor :docs, :calls, :mismatch_count
+    attr_reader :mismatches, :by_signature, :warning_notes, :signatures, :outcomes
 
     def initialize(max_kept: 200)
       @max_kept = max_kept
@@ -547,8 +468,6 @@ module Differential
       @mismatch_count = 0
       @mismatches = []      # the first max_kept mismatches
       @by_signature = {}    # "entry: signature" => first mismatch with it
-      @float_diffs = 0
-      @float_examples = []
       @warning_notes = {}   # distinct warning-text differences => count
       @signatures = Hash.new(0)
       @outcomes = Hash.new(0)
@@ -560,13 +479,6 @@ module Differential
       @signatures[key] += 1
       @by_signature[key] ||= m
       @mismatches << m if @mismatches.size < @max_kept
-    end
-
-    def add_float(pairs)
-      @float_diffs += 1
-      pairs.each do |p|
-        @float_examples << p if @float_examples.size < 20 && !@float_examples.include?(p)
-      end
     end
 
     def add_warning_note(note)
@@ -583,8 +495,8 @@ module Differential
     # Plain data (for sending from a worker process).
     def summary
       {
-        docs: @docs, calls: @calls, mismatch_count: @mismatch_count, float_diffs: @float_diffs,
-        float_examples: @float_examples, warning_notes: @warning_notes, signatures: @signatures.to_h,
+        docs: @docs, calls: @calls, mismatch_count: @mismatch_count,
+        warning_notes: @warning_notes, signatures: @signatures.to_h,
         outcomes: @outcomes.to_h,
         kept: (@by_signature.values + @mismatches).uniq.map { |m| [m.doc_index, m.entry, m.extra, m.signature] }
       }
@@ -596,8 +508,6 @@ module Differential
       @docs += h[:docs]
       @calls += h[:calls]
       @mismatch_count += h[:mismatch_count]
-      @float_diffs += h[:float_diffs]
-      h[:float_examples].each { |p| @float_examples << p if @float_examples.size < 20 && !@float_examples.include?(p) }
       h[:warning_notes].each { |k, v| @warning_notes[k] = (@warning_notes[k] || 0) + v }
       h[:signatures].each { |k, v| @signatures[k] += v }
       h[:outcomes].each { |k, v| @outcomes[k] += v }
@@ -677,7 +587,7 @@ module Differential
       pair = materialize(spec)
       a = Differential.run_entry(@json_side, entry, pair.json, opts, extra)
       b = Differential.run_entry(@jetson_side, entry, pair.jetson, opts, extra)
-      [Differential.compare_outcomes(a, b, pair, exact: Differential.canonical?(opts, entry, extra)), a, b]
+      [Differential.compare_outcomes(a, b, pair), a, b]
     end
 
     # Re-run one recorded call and return its Mismatch (nil if it now agrees).
@@ -701,12 +611,9 @@ module Differential
         b = Differential.run_entry(@jetson_side, entry, pair.jetson, opts, extra)
         stats.calls += 1
         stats.outcomes[a.error ? "error:#{a.error.class.name}" : "ok"] += 1
-        kind, info, note = Differential.compare_outcomes(a, b, pair, exact: Differential.canonical?(opts, entry, extra))
+        kind, info, note = Differential.compare_outcomes(a, b, pair)
         stats.add_warning_note(note) if note
-        case kind
-        when :float
-          stats.add_float(info)
-        when :mismatch
+        if kind == :mismatch
           stats.add_mismatch(Mismatch.new(signature: info, entry: entry, extra: extra, json: a, jetson: b,
                                           doc_index: index, seed: @seed, spec: spec, opts: opts))
         end
@@ -895,14 +802,6 @@ module Differential
       TEXT
     end
 
-    def self.float_summary(stats, examples: 8)
-      text = +"#{stats.float_diffs} calls with documented float differences (json gem digits vs shortest round-trip)"
-      unless stats.float_examples.empty?
-        text << "; e.g. " << stats.float_examples.first(examples).map { |j, k| "#{j} -> #{k}" }.join(", ")
-      end
-      text
-    end
-
     def self.warning_notes_summary(stats)
       return "" if stats.warning_notes.empty?
 
@@ -916,7 +815,6 @@ module Differential
     def self.report(stats, seed:, first: 5, shrink_with: nil, max_shrink: 25)
       out = +""
       out << "#{stats.mismatch_count} mismatching calls (#{stats.docs} docs, #{stats.calls} calls, seed #{seed})\n"
-      out << float_summary(stats) << "\n"
       out << "Distinct signatures (entry: problem):\n"
       stats.signatures.sort_by { |_, v| -v }.each { |sig, n| out << format("  %6d  %s\n", n, sig) }
       out << "\nFirst mismatches:\n"
