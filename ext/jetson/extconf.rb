@@ -106,4 +106,14 @@ create_makefile("jetson/jetson")
 # mkmf knows no header dependencies: every object depends on every header,
 # so that changing one rebuilds what may include it.
 headers = Dir.glob(File.join($srcdir, "{,*/}*.h")).sort
-File.open("Makefile", "a") { |makefile| makefile.puts("", "$(OBJS): #{headers.join(' ')}") }
+# The generated tables are written again when their generator changes (a
+# build directory outlives an edit of pow10_table.rb or grisu_powers_table.rb).
+generated = { "jetson_pow10_table.h" => ["pow10_table.rb", "Jetson::Pow10Table"],
+              "jetson_grisu_powers.h" => ["grisu_powers_table.rb", "Jetson::GrisuPowersTable"] }
+File.open("Makefile", "a") do |makefile|
+  makefile.puts("", "$(OBJS): #{(headers + generated.keys).join(' ')}")
+  generated.each do |header, (script, name)|
+    makefile.puts("", "#{header}: $(srcdir)/#{script}",
+                  "\t$(RUBY) -r$(srcdir)/#{script} -e '#{name}.write(\"#{header}\")'")
+  end
+end

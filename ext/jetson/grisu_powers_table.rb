@@ -15,6 +15,14 @@ module Jetson
     FIRST_EXP = -348
     STEP = 8
     COUNT = 87
+    # The binary exponents of m+, normalized to 64 bits, over every positive
+    # double: -1074 - 1 - 62 for the smallest subnormal, 971 - 1 - 10 for the
+    # largest normal.
+    MIN_BOUNDARY_EXP = -1137
+    MAX_BOUNDARY_EXP = 960
+    # Where the scaled boundary's exponent must land (grisu2.c).
+    ALPHA = -60
+    GAMMA = -32
 
     module_function
 
@@ -48,7 +56,26 @@ module Jetson
       [f, e]
     end
 
+    # The cached power Grisu2 scales a boundary of binary exponent e by: the
+    # json gem's choice, which starts from this estimate of log10 (double
+    # arithmetic, truncated as C's cast truncates) and steps to the nearest
+    # power that puts the product's exponent in [ALPHA, GAMMA]. Where two
+    # powers fit, the estimate decides, and so the last digits.
+    def index_for(e)
+      estimate = (-(e + COUNT) * 0.30102999566398114).to_i
+      i = (estimate - FIRST_EXP) / STEP
+      loop do
+        scaled = e + entry(FIRST_EXP + STEP * i)[1] + 64
+        if scaled < ALPHA then i += 1
+        elsif scaled > GAMMA then i -= 1
+        else return i
+        end
+      end
+    end
+
     def source
+      indexes = (MIN_BOUNDARY_EXP..MAX_BOUNDARY_EXP).map { |e| index_for(e) }
+      index_rows = indexes.each_slice(24).map { |slice| "    #{slice.join(', ')}," }
       rows = (0...COUNT).map do |i|
         k = FIRST_EXP + STEP * i
         f, e = entry(k)
@@ -69,6 +96,12 @@ module Jetson
 
         static const struct { uint64_t f; int e; } jt_grisu_powers[#{COUNT}] = {
         #{rows.join("\n")}
+        };
+
+        /* The entry above for m+ of binary exponent e, at e - (#{MIN_BOUNDARY_EXP}). */
+        #define JT_GRISU_MIN_BOUNDARY_EXP (#{MIN_BOUNDARY_EXP})
+        static const uint8_t jt_grisu_power_index[#{indexes.size}] = {
+        #{index_rows.join("\n")}
         };
 
         #endif

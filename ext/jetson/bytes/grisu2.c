@@ -8,12 +8,6 @@
 
 #include "jetson_grisu_powers.h"
 
-/* The scaled boundary's exponent must land in [alpha, gamma]: then its
- * integral part fits 32 bits and its fraction leaves at least 4 bits above
- * the 64-bit word for each multiplication by ten. */
-#define JT_GRISU_ALPHA (-60)
-#define JT_GRISU_GAMMA (-32)
-
 #if defined(__SIZEOF_INT128__) && !defined(JT_NO_INT128)
 __extension__ typedef unsigned __int128 jt_grisu_u128;
 
@@ -49,32 +43,46 @@ static inline int leading_zeros(uint64_t x)
 #endif
 }
 
-/* The cached power for a boundary of binary exponent e: the one that puts
- * the product's exponent in [alpha, gamma]. Two neighbours can both fit; the
- * json gem starts from this estimate of log10 and steps to the nearest that
- * fits, and its choice decides the last digits, so Jetson starts from the
- * same estimate. */
-static inline int cached_power(int e)
-{
-    int estimate = (int)(-(e + JT_GRISU_POWERS) * 0.30102999566398114);
-    int i = (estimate - JT_GRISU_FIRST_EXP) / JT_GRISU_STEP;
-    for (;;) {
-        int scaled = e + jt_grisu_powers[i].e + 64;
-        if (scaled < JT_GRISU_ALPHA) i++;
-        else if (scaled > JT_GRISU_GAMMA) i--;
-        else return i;
-    }
-}
-
 static const uint32_t pow10_32[10] = {
     1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
 };
 
+static const uint64_t pow10_64[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+    1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* The decimal digits of v > 0 (v < 2^32): the bit length pins them down to
+ * two candidates, one compare picks. */
 static inline int digit_count(uint32_t v)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    int t = ((32 - __builtin_clz(v)) * 1233) >> 12;
+    return t + (t < 10 && v >= pow10_32[t]);
+#else
     int n = 1;
     while (n < 10 && v >= pow10_32[n]) n++;
     return n;
+#endif
+}
+
+/* v / 10^k and v mod 10^k with constant divisors (multiplications). */
+static inline uint32_t div_pow10(uint32_t v, int k)
+{
+    switch (k) {
+    case 0: return v;
+    case 1: return v / 10;
+    case 2: return v / 100;
+    case 3: return v / 1000;
+    case 4: return v / 10000;
+    case 5: return v / 100000;
+    case 6: return v / 1000000;
+    case 7: return v / 10000000;
+    case 8: return v / 100000000;
+    default: return v / 1000000000;
+    }
 }
 
 /* Grisu2's "round_weed": d's last digit, at unit ten_kappa, lowered while
@@ -119,7 +127,9 @@ uint64_t jt_grisu2(double value, int *k)
     uint64_t lower = ((f << lower_shift) - 1) << (e - lower_shift - upper_e);
     uint64_t w = f << leading_zeros(f);
 
-    int i = cached_power(upper_e);
+    /* The cached power json picks for this exponent (grisu_powers_table.rb):
+     * its product's exponent lands in [alpha, gamma]. */
+    int i = jt_grisu_power_index[upper_e - JT_GRISU_MIN_BOUNDARY_EXP];
     uint64_t c = jt_grisu_powers[i].f;
     /* One unit in from each end: the products' rounding errors can then not
      * carry a candidate outside the real interval. */
@@ -135,22 +145,47 @@ uint64_t jt_grisu2(double value, int *k)
     uint64_t fraction = up & (one - 1);
     uint64_t d = 0;
 
-    /* m+'s digits from its integral part, until what is left of m+ below the
-     * digits fits in the interval. */
-    int kappa = digit_count(integral);
-    while (kappa > 0) {
-        uint32_t unit = pow10_32[kappa - 1];
-        uint32_t digit = integral / unit;
-        integral -= digit * unit;
-        d = d * 10 + digit;
-        kappa--;
-        uint64_t rest = ((uint64_t)integral << point) + fraction;
-        if (rest <= delta) {
-            *k = k0 + kappa;
-            return weed(d, delta, rest, (uint64_t)unit << point, w_dist);
-        }
+    /* m+'s digits from its integral part, until what is left of m+ below
+     * the digits fits in the interval. What is left below digit k only grows
+     * with k, so digit by digit from the top Grisu2 stops at the largest k
+     * whose rest fits: found here directly. If even the fraction alone does
+     * not fit, every integral digit is kept. */
+    int kappa = 0;
+    if (fraction <= delta) {
+        /* rest(k) = (integral mod 10^k) * one + fraction <= delta holds for
+         * every k with 10^k - 1 <= room; try the next ones up. */
+        uint64_t room = (delta - fraction) >> point;
+        int n = digit_count(integral);
+        kappa = room >= 999999999 ? 9 : digit_count((uint32_t)room + 1) - 1;
+        if (kappa > n - 1) kappa = n - 1;
+        while (kappa + 1 <= n - 1 && integral - div_pow10(integral, kappa + 1) * pow10_32[kappa + 1] <= room) kappa++;
+        uint32_t head = div_pow10(integral, kappa);
+        uint64_t rest = ((uint64_t)(integral - head * pow10_32[kappa]) << point) + fraction;
+        *k = k0 + kappa;
+        return weed(head, delta, rest, (uint64_t)pow10_32[kappa] << point, w_dist);
     }
-    /* Then from its fraction, the interval's width scaled along. */
+    d = integral;
+    /* Then from its fraction, the interval's width scaled along: Grisu2
+     * stops at the first j whose rest, fraction * 10^j mod one, is below
+     * delta * 10^j. That rest over 10^j (what is left below digit j) only
+     * shrinks with j, and it is below delta once delta * 10^j reaches one,
+     * so the j is found from there down, each candidate one product. */
+#if defined(__SIZEOF_INT128__) && !defined(JT_NO_INT128)
+    /* 10^e <= 2^(point - bit length of delta) < one / delta for this e, so
+     * the j sought is above it, most often just above. */
+    int j = (((point - (64 - leading_zeros(delta))) * 1233) >> 12) + 1;
+    while (delta * pow10_64[j] < one) j++;
+    jt_grisu_u128 t = (jt_grisu_u128)fraction * pow10_64[j];
+    while (j > 1) {
+        jt_grisu_u128 shorter = (jt_grisu_u128)fraction * pow10_64[j - 1];
+        if (((uint64_t)shorter & (one - 1)) >= delta * pow10_64[j - 1]) break;
+        t = shorter;
+        j--;
+    }
+    *k = k0 - j;
+    return weed(d * pow10_64[j] + (uint64_t)(t >> point), delta * pow10_64[j], (uint64_t)t & (one - 1), one,
+                w_dist * pow10_64[j]);
+#else
     uint64_t scale = 10;
     for (;;) {
         fraction *= 10;
@@ -164,4 +199,5 @@ uint64_t jt_grisu2(double value, int *k)
         }
         scale *= 10;
     }
+#endif
 }
