@@ -61,7 +61,7 @@ static void gen_elements_compact(jt_gen *g, VALUE ary)
     const long integer_room = JT_LONG_MAX_CHARS + 1;
     const size_t room = integer_room > 35 ? (size_t)integer_room : 35;
     const int mode = g->escape_mode;
-    /* Flonums (most Floats) in place: json mode's Float#to_s digits,
+    /* Flonums (most Floats) in place, as the json gem writes them,
      * unless the call's mode writes Floats (jt_mode.float_). */
     const bool floats = g->json_floats;
     const size_t array_start = b->len;
