@@ -536,6 +536,17 @@ int jt_write_double(double value, char *dst, jt_float_rules rules)
         memcpy(p, "0.0", 3);
         return (int)(p - dst) + 3;
     }
+    if (JT_NUMBERS_RARE(be == 0x7ff)) {
+        /* Callers write NaN and the Infinities themselves (allow_nan,
+         * errors); should one reach here, it is Float#to_s's text, never a
+         * read past Grisu2's tables. */
+        if (frac) {
+            memcpy(dst, "NaN", 3);
+            return 3;
+        }
+        memcpy(p, "Infinity", 8);
+        return (int)(p - dst) + 8;
+    }
     c = frac | JT_C_MIN;
     q = be - 1075;
     /* Integers below 2^53 are their own shortest form, and Grisu2's digits

@@ -31,8 +31,9 @@ typedef enum jt_float_rules {
 } jt_float_rules;
 
 /* Writes a finite double as the json gem of those rules does ("1.0",
- * "1e+15", "0.0001", "2.2471348024634546e-10", "-0.0"). Returns the number
- * of bytes written; no NUL terminator. */
+ * "1e+15", "0.0001", "2.2471348024634546e-10", "-0.0"); NaN and the
+ * Infinities as Float#to_s does. Returns the number of bytes written; no NUL
+ * terminator. */
 int jt_write_double(double value, char *dst, jt_float_rules rules);
 
 /* Writes a finite double as RFC 8785 (JSON Canonicalization Scheme) and
