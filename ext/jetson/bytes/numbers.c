@@ -487,17 +487,19 @@ static inline int json_layout(char *dst, char *p, uint64_t d, int k, jt_float_ru
 }
 
 /* Float#to_s's layout of the shortest digits d * 10^k, which the json gem
- * printed before 2.11: plain while the point is at most 16 places right of
- * the first digit or at most 3 zeros left of it, else "d.ddde+XX" with at
- * least two exponent digits and ".0" after a single digit. */
+ * printed before 2.11: plain for a whole number of up to 15 places
+ * (100000000000000.0, but 1.0e+15), for a fraction whose point is up to 16
+ * places right of the first digit (1680465498994961.2) or at most 3 zeros
+ * left of it (0.0001, but 1.0e-05); else "d.ddde+XX" with at least two
+ * exponent digits and ".0" after a single digit. */
 static JT_NUMBERS_NOINLINE int ruby_layout(char *dst, char *p, uint64_t d, int k)
 {
     int n = decimal_length(d);
     int point = n + k; /* value = 0.ddd * 10^point */
 
-    if (point > 0 && point <= 16) {
-        if (k >= 0) return write_plain_integer(dst, p, d, k);
-        return write_fraction(dst, p, d, n, k);
+    if (point > 0) {
+        if (k >= 0 && point <= 15) return write_plain_integer(dst, p, d, k);
+        if (k < 0 && point <= 16) return write_fraction(dst, p, d, n, k);
     }
     if (point <= 0 && point > -4) return write_fraction(dst, p, d, n, k);
     jt_write_u64(p + 1, d);
