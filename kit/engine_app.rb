@@ -70,10 +70,6 @@ module Kit
       return gemfile if File.exist?("#{gemfile}.lock")
 
       FileUtils.mkdir_p(dir)
-      pinned = %w[railties actionpack actionview activesupport json jbuilder].filter_map do |name|
-        spec = Gem.loaded_specs[name]
-        %(gem #{name.dump}, "= #{spec.version}") if spec
-      end
       File.write(gemfile, <<~GEMFILE)
         source "https://rubygems.org"
         #{pinned.join("\n")}
@@ -83,6 +79,31 @@ module Kit
       raise "bundle lock --local failed for #{gemfile}:\n#{err}" unless status.success?
 
       gemfile
+    end
+
+    PINNED = %w[railties actionpack actionview activesupport json jbuilder].freeze
+
+    # The Gemfile's lines for Rails' frameworks and the gems they must share
+    # with the running bundle, at its versions. A gem the running bundle
+    # takes from a folder (Rails main, gemfiles/rails-edge.gemfile, is on no
+    # gem server) comes from the same folder, and so does every other gem it
+    # takes from one (ractor-dispatch, which its gems require themselves:
+    # not Bundler.require's), Jetson's checkout aside.
+    def pinned
+      specs = Gem.loaded_specs
+      names = PINNED | specs.keys.select { |name| name != "jetson" && from_folder?(specs[name]) }
+      names.filter_map do |name|
+        spec = specs[name]
+        next unless spec
+
+        path = from_folder?(spec) ? %(, path: #{spec.full_gem_path.dump}) : ""
+        path += ", require: false" unless PINNED.include?(name)
+        %(gem #{name.dump}, "= #{spec.version}"#{path})
+      end
+    end
+
+    def from_folder?(spec)
+      spec.respond_to?(:source) && spec.source.is_a?(Bundler::Source::Path)
     end
 
     # A command outside the running bundle (its RUBYOPT and BUNDLE_*

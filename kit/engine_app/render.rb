@@ -17,7 +17,14 @@ responses = 2.times.flat_map do |round|
   end
 end
 
-handler = ActionView::Template.registered_template_handler(:jbuilder)
+# Rails main dropped registered_template_handler: its handlers are
+# ActionView::Template::Handlers.template_handlers.
+template = ActionView::Template
+handler = if template.respond_to?(:registered_template_handler)
+            template.registered_template_handler(:jbuilder)
+          else
+            ActionView::Template::Handlers.template_handlers[:jbuilder]
+          end
 report = {
   "handler" => handler.respond_to?(:name) ? handler.name : handler.class.name,
   "jbuilder" => Jbuilder.ancestors.first(2).map(&:to_s),

@@ -47,6 +47,18 @@ class RecordsConcurrentPlansTest < Minitest::Test
     record.instance_variable_get(:@attributes).instance_variable_get(:@types)
   end
 
+  # Rails main keeps a model's schema (its attribute types among it) in one
+  # schema context, loaded under a lock, whose attributes_builder is made
+  # anew from those types on each call; earlier Rails keep the types and the
+  # builder in the class, each memoized without a lock.
+  def schema_context?(model) = model.respond_to?(:schema_context)
+
+  # Makes the class keep `types` as its attribute types from now on (the
+  # records it loads then carry them on Rails main).
+  def keep_types(model, types)
+    model.schema_context.instance_variable_set(:@attribute_types, types)
+  end
+
   # Both writers give ActiveRecord's bytes, every record natively, with no
   # fallback counted.
   def assert_native(records)
@@ -67,7 +79,11 @@ class RecordsConcurrentPlansTest < Minitest::Test
   def test_records_whose_types_are_not_the_class_attribute_types
     model = fresh_model
     records = model.order(:id).to_a
-    model.instance_variable_set(:@attribute_types, nil)
+    if schema_context?(model)
+      keep_types(model, model.attribute_types.dup)
+    else
+      model.instance_variable_set(:@attribute_types, nil)
+    end
     refute_same model.attribute_types, types_of(records.first), "the class now keeps another Hash"
     assert_native(records)
     assert_native(model.order(:id).to_a) # and records loaded afterwards
@@ -80,9 +96,19 @@ class RecordsConcurrentPlansTest < Minitest::Test
     model = fresh_model
     model.attribute_types
     other = model.attribute_types.dup
-    model.instance_variable_set(:@attributes_builder, ActiveModel::AttributeSet::Builder.new(other, model.attributes_builder.default_attributes))
-    records = model.order(:id).to_a
+    if schema_context?(model)
+      # The records are loaded while the class keeps the other Hash, which
+      # the class then replaces with its own again.
+      own = model.attribute_types
+      keep_types(model, other)
+      records = model.order(:id).to_a
+      keep_types(model, own)
+    else
+      model.instance_variable_set(:@attributes_builder, ActiveModel::AttributeSet::Builder.new(other, model.attributes_builder.default_attributes))
+      records = model.order(:id).to_a
+    end
     assert_same other, types_of(records.first)
+    refute_same model.attribute_types, other
     assert_native(records)
   end
 

@@ -170,8 +170,18 @@ module ViewsRunner
               when :file_store then ActiveSupport::Cache.lookup_store(:file_store, options.delete(:dir), **options)
               else ActiveSupport::Cache.lookup_store(kind, **options)
               end
-      store.clear unless keep
+      clear_store(store) unless keep
       store
+    end
+
+    # Rails main's RedisCacheStore (on redis-client, no longer the redis gem)
+    # clears a store without a namespace with flushdb, which redis-client's
+    # clients do not define (NoMethodError): there the command itself.
+    def clear_store(store)
+      redis = store.redis if store.is_a?(ActiveSupport::Cache::RedisCacheStore) && !store.options[:namespace]
+      return store.clear unless redis && redis.then { !_1.respond_to?(:flushdb) }
+
+      redis.then { _1.call("FLUSHDB") }
     end
 
     # The entries of a memory store (incl. FailingStore): key, the class of

@@ -189,7 +189,7 @@ module Jetson
           gem_handler = @gem_handler
           @gem_handler = nil
           return unless gem_handler && defined?(::ActionView::Template)
-          return unless ::ActionView::Template.registered_template_handler(:jbuilder).equal?(gem_handler)
+          return unless ::Jetson::Rails.template_handler(:jbuilder).equal?(gem_handler)
 
           ::ActionView::Template.register_template_handler(:jbuilder, klass)
         end

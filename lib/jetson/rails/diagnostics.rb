@@ -66,9 +66,7 @@ module Jetson
         # jbuilder gem" (another :jbuilder handler), or nil (none).
         # @return [String, nil]
         def jbuilder_views
-          return nil unless defined?(::ActionView::Template) && ::ActionView::Template.respond_to?(:registered_template_handler)
-
-          handler = ::ActionView::Template.registered_template_handler(:jbuilder)
+          handler = Rails.template_handler(:jbuilder)
           return nil unless handler
 
           jetson = defined?(::JbuilderHandler) && handler.equal?(::JbuilderHandler) && defined?(::Jetson::Builder) &&

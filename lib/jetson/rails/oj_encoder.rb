@@ -17,8 +17,10 @@ module Jetson
   #   Oj.optimize_rails
   #   ActiveSupport.json_encoder = Jetson::OjEncoder
   #
-  # Holds only its options and what they mean, so one instance can be cached
-  # and shared between threads, as ActiveSupport 8.1 does.
+  # Holds only its options and what they mean, settled when it is made and
+  # never changed after, so one instance can be cached and shared between
+  # threads, as ActiveSupport 8.1 does, and works frozen and Ractor-shareable,
+  # as Rails main keeps its instances.
   class OjEncoder
     # @return [Hash] the options given to `to_json` / `as_json`
     attr_reader :options
@@ -26,7 +28,7 @@ module Jetson
     # @param options [Hash, nil] the top-level `as_json` options, as ActiveSupport passes them
     def initialize(options = nil)
       @options = options || {}
-      @native_options = nil
+      @native_options = native_options?
     end
 
     # The JSON Oj's Rails encoder writes for value.
@@ -34,7 +36,9 @@ module Jetson
     # @return [String]
     def encode(value)
       flags = Rails::OjRules.flags
-      return oj_encoder.encode(value) unless flags && native_options?
+      # Oj's own encoder, made for the call: one an instance kept could not
+      # be frozen with it or shared between Ractors.
+      return ::Oj::Rails::Encoder.new(@options).encode(value) unless flags && @native_options
 
       settings = ::ActiveSupport::JSON::Encoding
       Jetson.rails_generate(value, @options, settings.escape_html_entities_in_json,
@@ -53,15 +57,7 @@ module Jetson
     private_constant :KEY_FILTERS
 
     def native_options?
-      native = @native_options
-      return native unless native.nil?
-
-      @native_options = @options.empty? ||
-                        @options.keys.none? { |key| !KEY_FILTERS.include?(key) && Rails::OjRules.option?(key) }
-    end
-
-    def oj_encoder
-      @oj_encoder ||= ::Oj::Rails::Encoder.new(@options)
+      @options.empty? || @options.keys.none? { |key| !KEY_FILTERS.include?(key) && Rails::OjRules.option?(key) }
     end
   end
 end

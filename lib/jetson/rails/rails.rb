@@ -1,6 +1,10 @@
 # frozen_string_literal: true
 
 require "jetson"
+# ActiveSupport first, then its parts: Rails main's active_support/json
+# (through time_formats.rb) needs what require "active_support" sets up
+# (ActiveSupport::Ractors, autoloaded).
+require "active_support"
 require "active_support/json"
 require "active_support/time"
 require "bigdecimal"
@@ -274,6 +278,21 @@ module Jetson
         end
       end
 
+      # The template handler ActionView has registered for extension, nil
+      # when none (or ActionView is not loaded): registered_template_handler
+      # up to Rails 8.1, ActionView::Template::Handlers.template_handlers on
+      # Rails main, which removed the other.
+      # @api private
+      def template_handler(extension)
+        return nil unless defined?(::ActionView::Template)
+
+        template = ::ActionView::Template
+        return template.registered_template_handler(extension) if template.respond_to?(:registered_template_handler)
+
+        handlers = template::Handlers
+        handlers.template_handlers[extension.to_sym] if handlers.respond_to?(:template_handlers)
+      end
+
       # ActiveSupport's encoder raises the json gem's errors: Jetson's are
       # raised as those.
       # @api private
@@ -436,13 +455,15 @@ module Jetson
   # A drop-in for ActiveSupport's JSON encoder (ActiveSupport.json_encoder=):
   # `new(options)` and `#encode(value)`, with the bytes of the loaded
   # ActiveSupport's encoder named by {Jetson::Rails.reference_encoder} (8.1:
-  # JSONGemCoderEncoder by default). Holds only its options (and what they
-  # mean, settled on first use), so one instance can be cached and shared
-  # between threads. ActiveSupport's settings (escape_html_entities_in_json,
-  # escape_js_separators_in_json, use_standard_json_time_format,
-  # time_precision) are read on every call, and every combination of them
-  # and of the per-call escape: and escape_html_entities: options is written
-  # natively.
+  # JSONGemCoderEncoder by default). Holds only its options and what they
+  # mean, settled when it is made and never changed after: an instance works
+  # frozen and can be made Ractor-shareable (Rails main keeps its instances
+  # without options and with escape: false frozen), and one instance can be
+  # cached and shared between threads. ActiveSupport's settings
+  # (escape_html_entities_in_json, escape_js_separators_in_json,
+  # use_standard_json_time_format, time_precision) are read on every call,
+  # and every combination of them and of the per-call escape: and
+  # escape_html_entities: options is written natively.
   #
   # @example
   #   ActiveSupport.json_encoder = Jetson::RailsEncoder  # what Jetson::Rails.install! does
@@ -454,7 +475,9 @@ module Jetson
     # @param options [Hash, nil] the top-level `as_json` options, as ActiveSupport passes them
     def initialize(options = nil)
       @options = options || {}
-      @rules = nil
+      # What the options mean under the reference encoder of the moment (an
+      # encoder installed later settles them again in encode, per call).
+      @rules = Rails::EncodingRules.instance_rules(Rails.reference_encoder, @options)
     end
 
     # The JSON ActiveSupport's stock encoder writes for `value`, in one native
@@ -467,8 +490,9 @@ module Jetson
       settings = ActiveSupport::JSON::Encoding
       rules = @rules
       encoder = Rails.reference_encoder
-      # What the options mean under the reference encoder, settled once.
-      @rules = rules = Rails::EncodingRules.instance_rules(encoder, options) unless rules&.first.equal?(encoder)
+      # Made under another reference encoder: what the options mean under
+      # this one (kept per encoder for no options, the instances Rails keeps).
+      rules = Rails::EncodingRules.instance_rules(encoder, options) unless rules.first.equal?(encoder)
       _, flags, as_json_options, escape, escape_html = rules
       # The settings of the moment: HTML entities (unless the call says),
       # the separators, nothing at all under escape: false.

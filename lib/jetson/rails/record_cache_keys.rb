@@ -128,15 +128,25 @@ module Jetson
 
       # [strftime format, unit] of the cast ActiveRecord makes of a Time raw
       # (updated_at.utc.to_fs(format)) where the type is a stock datetime one
-      # and the format a String in Time::DATE_FORMATS; else nil.
+      # and the format a String in Time::DATE_FORMATS (Rails main: where
+      # to_fs looks it up, ActiveSupport::TimeFormats); else nil.
       def time_format(klass, format)
         kind, precision = DbCast.descriptor(klass.attribute_types["updated_at"])
         return nil unless [DbCast::KIND_DATETIME, DbCast::KIND_TIMESTAMPTZ].include?(kind)
 
-        text = ::Time::DATE_FORMATS[format]
+        text = time_format_text(format)
         return nil unless ::String === text
 
         [text.dup.freeze, precision.between?(0, 8) ? 10**(9 - precision) : 1]
+      end
+
+      # What Time#to_fs(format) formats with: Rails main deprecates
+      # Time::DATE_FORMATS (which it keeps beside its formats, for apps that
+      # still add theirs there) and looks formats up in
+      # ActiveSupport::TimeFormats.
+      def time_format_text(format)
+        formats = ::ActiveSupport::TimeFormats if defined?(::ActiveSupport::TimeFormats)
+        formats.respond_to?(:lookup) ? formats.lookup(format) : ::Time::DATE_FORMATS[format]
       end
 
       # [the primary key, whether its type is an integer one] where the

@@ -42,11 +42,19 @@ module Jetson
       # Adds the json_stream renderer (once; Jetson::Railtie calls this when
       # ActionController loads).
       def install
-        return if ActionController::Renderers::RENDERERS.include?(:json_stream)
+        return if renderers.include?(:json_stream)
 
         ActionController::Renderers.add(:json_stream) do |value, options|
           Streaming.render(self, value, options)
         end
+      end
+
+      # The names of the renderers added: Renderers.all on Rails main, which
+      # deprecates RENDERERS (still the only one up to Rails 8.1).
+      # @api private
+      def renderers
+        renderers = ActionController::Renderers
+        renderers.respond_to?(:all) ? renderers.all : renderers::RENDERERS
       end
 
       # The renderer: sets the headers, reads and writes the first batch
