@@ -199,6 +199,7 @@ module Jetson
     #   @return [String, #write] the JSON text, or `io`
     #   @raise [GeneratorError, NestingError] as {#dump}
 
+
     nil
   end
 

@@ -44,6 +44,7 @@ module Jetson
     private_constant :PARSER_ONLY_OPTIONS
 
     if JSON_RULES >= 3
+      # A Coder with `options` and the block (json 3's Coder: keywords only).
       # @param object_class [Class, nil] the parser's (ignored)
       # @param array_class [Class, nil] the parser's (ignored)
       # @param on_load [Proc, nil] the parser's (ignored)
@@ -63,6 +64,7 @@ module Jetson
         @state = State.new(options.merge!(strict: true, as_json: as_json || options[:as_json])).freeze
       end
     else
+      # A Coder with `options` and the block (json 2's Coder: an options Hash).
       # @param options [Hash, nil] the options of {Jetson.generate} (`strict` is always turned
       #   on; `as_json:` is the block's stand-in when there is no block); others are ignored
       # @yieldparam object [Object] a value JSON has no type for, NaN or an Infinity, a String
