@@ -110,15 +110,16 @@ class CoderTest < Minitest::Test
   # The comparison
   # ---------------------------------------------------------------------------
 
-  # The outcome of the block's call on one side.
+  # The outcome of the block given, run on one side.
   def outcome
     value, error, warnings = Differential.capturing_warnings { yield }
     Differential::Outcome.new(error ? nil : Differential.normalize(value), error, warnings)
   end
 
-  # Builds a Coder of each side with `args` and `block`, makes `calls` with
-  # each (each one a [name, document index] of `pair`'s documents), and
-  # records every call whose outcomes differ.
+  # Builds a Coder of each side with `args` and `block` (a constructor that
+  # raises on either side is compared instead), makes `calls` (names of
+  # #call) with each on its side of `pair`'s document, and records every
+  # call whose outcomes differ.
   def compare(args, block, pair, calls, label)
     coders = {}
     made = [JSON::Coder, Jetson::Coder].map do |klass|
