@@ -5,8 +5,8 @@ require_relative "jetson/version"
 # Jetson: a fast JSON generator with the json gem's API and output bytes.
 #
 # `require "jetson"` defines this module and nothing else: {Jetson.generate},
-# {Jetson.pretty_generate}, {Jetson.dump}, {State}, {Writer}, {Fragment} and
-# the errors. Rails mode is `require "jetson/rails"` ({RailsEncoder}),
+# {Jetson.pretty_generate}, {Jetson.dump}, {State}, {Coder}, {Writer},
+# {Fragment} and the errors. Rails mode is `require "jetson/rails"` ({RailsEncoder}),
 # Jbuilder `require "jetson/jbuilder"` ({Builder}, `::Jbuilder`).
 #
 # @example
@@ -128,4 +128,5 @@ end
 Jetson.send(:load_extension)
 require_relative "jetson/state"
 require_relative "jetson/dump"
+require_relative "jetson/coder"
 require_relative "jetson/canonical"

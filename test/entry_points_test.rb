@@ -89,6 +89,57 @@ class EntryPointsTest < Minitest::Test
     end
   end
 
+  # Jetson::Builder exists once "jetson" is required (the extension defines
+  # its native half); used before "jetson/builder" it loads its Ruby half
+  # through that entry point, so without ActiveSupport each use raises the
+  # entry point's error.
+  BUILDER_USES = {
+    "new" => "Jetson::Builder.new { |json| json.x 1 }.target!",
+    "encode" => "Jetson::Builder.encode { |json| json.x 1 }",
+    "a constant" => "Jetson::Builder::KeyFormatter",
+    "a subclass" => "Class.new(Jetson::Builder) { ignore_nil }.new { |json| json.x nil }.target!"
+  }.freeze
+
+  BUILDER_USES.each do |use, code|
+    define_method("test_jetson_builder_#{use.tr(" ", "_")}_without_activesupport_names_the_gem") do
+      klass, load_error, gem_name, path, message = without_gems(<<~RUBY).lines.map(&:chomp)
+        require "jetson"
+        begin
+          #{code}
+          puts "used"
+        rescue LoadError => e
+          puts e.class, e.is_a?(LoadError), e.gem_name.inspect, e.path.inspect, e.message
+        end
+      RUBY
+      assert_equal "Jetson::MissingDependencyError", klass
+      assert_equal "true", load_error
+      assert_equal '"activesupport"', gem_name
+      assert_equal '"active_support"', path
+      assert_includes message, "jetson/builder needs the activesupport gem"
+    end
+  end
+
+  # With ActiveSupport there, each use after `require "jetson"` alone gives
+  # what it gives after `require "jetson/builder"`, also where two threads
+  # make the first use at once.
+  def test_jetson_builder_after_require_jetson_alone_loads_its_ruby_half
+    skip_subprocess_under_valgrind
+    uses = BUILDER_USES.values.map { |code| "p(#{code})" }.join("\n")
+    threads = "puts Array.new(2) { Thread.new { Jetson::Builder.encode { |json| json.set! :k, [1, nil] } } }.map(&:value)"
+    outputs = %w[jetson jetson/builder].to_h do |entry_point|
+      results = [uses, threads].map do |script|
+        out, err, status = Open3.capture3(RbConfig.ruby, "-rbundler/setup", "-I", LIB, "-e",
+                                          "require #{entry_point.dump}\n#{script}")
+        assert status.success?, "child failed: #{err}"
+        out
+      end
+      [entry_point, results]
+    end
+    assert_equal outputs["jetson/builder"], outputs["jetson"]
+    assert_equal 4, outputs["jetson"].first.lines.size
+    assert_equal 1, outputs["jetson"].last.lines.uniq.size
+  end
+
   def test_jetson_jbuilder_in_a_rails_app_without_actionview_names_the_gem
     # A bundle without a Rails app stack (ActiveSupport and jbuilder only).
     skip "railties is not in this bundle" unless Gem.loaded_specs["railties"]

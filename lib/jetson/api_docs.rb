@@ -172,6 +172,37 @@ module Jetson
     nil
   end
 
+  # The json gem's `JSON::Coder` for writing (see lib/jetson/coder.rb); its
+  # `dump` is native.
+  class Coder
+    nil
+
+    # @!method dump(object, io = nil)
+    #   The JSON text of `object` under the Coder's options, in strict mode, the block
+    #   called for what JSON has no type for; with `io`, the document is streamed into it
+    #   in chunks and `io` is returned.
+    #   @example
+    #     coder = Jetson::Coder.new { |object, _is_key| object.to_s }
+    #     coder.dump({ "at" => 1..2 })  # => "{\"at\":\"1..2\"}"
+    #   @param object [Object] the document
+    #   @param io [#write, nil] where to stream the document
+    #   @return [String, #write] the JSON text, or `io` once it holds the document
+    #   @raise [GeneratorError] a value the block does not turn into a JSON type (or no
+    #     block), NaN or an Infinity that neither `allow_nan: true` nor the block takes,
+    #     invalid UTF-8, a key the block does not turn into a String
+    #   @raise [NestingError] deeper than `max_nesting` (100 by default)
+
+    # @!method generate(object, io = nil)
+    #   {#dump}'s other name, as in `JSON::Coder`.
+    #   @param object [Object] the document
+    #   @param io [#write, nil] where to stream the document
+    #   @return [String, #write] the JSON text, or `io`
+    #   @raise [GeneratorError, NestingError] as {#dump}
+
+
+    nil
+  end
+
   # A JSON document written one piece at a time, into a String or streamed
   # into an io, for output too large or too irregular to build as Hashes and
   # Arrays first. Every value goes through the generator itself: the bytes are

@@ -60,6 +60,51 @@ class GemInBundleTest < Minitest::Test
     assert_equal '{"a":1}', result["json"]
   end
 
+  # Jbuilder::VERSION as the gem defines it (jbuilder/version.rb, which its
+  # other files require), read in a child with the gem alone.
+  def gem_version
+    child(%(require "jbuilder/version"\nputs JSON.generate("version" => Jbuilder::VERSION, "jbuilder" => Jbuilder.superclass.name)))
+  end
+
+  # Jbuilder::VERSION under Jetson is the bundle's gem's, whichever of the
+  # two loaded first and whichever file named it.
+  def test_jbuilder_version_is_the_bundles_gems
+    stock = gem_version
+    assert_equal "BasicObject", stock["jbuilder"], "the gem's own Jbuilder"
+    refute_nil stock["version"]
+    scripts = {
+      "jetson/jbuilder" => %(require "jetson/jbuilder"),
+      "jetson/jbuilder, then jbuilder/version" => %(require "jetson/jbuilder"\nrequire "jbuilder/version"),
+      "jetson/jbuilder, then jbuilder" => %(require "jetson/jbuilder"\nrequire "jbuilder"),
+      "jbuilder/version, then jetson/jbuilder" => %(require "jbuilder/version"\nrequire "jetson/jbuilder"),
+      "jbuilder, then jetson/jbuilder" => %(require "jbuilder"\nrequire "jetson/jbuilder")
+    }
+    scripts.each do |name, script|
+      result = child(<<~RUBY)
+        #{script}
+        puts JSON.generate("version" => Jbuilder::VERSION, "frozen" => Jbuilder::VERSION.frozen?,
+                           "jbuilder" => Jbuilder.superclass.name)
+      RUBY
+      assert_equal stock["version"], result["version"], name
+      assert result["frozen"], name
+      assert_equal "Jetson::Builder", result["jbuilder"], name
+    end
+  end
+
+  # Where no jbuilder gem is in the bundle (nor activated), VERSION is the
+  # release Jetson follows: this bundle's gem, which the Jbuilder tests run
+  # against.
+  def test_jbuilder_version_without_the_gem_is_the_release_jetson_follows
+    result = child(<<~RUBY)
+      Gem.loaded_specs.delete("jbuilder")
+      require "jetson/jbuilder"
+      require "jbuilder/version"
+      puts JSON.generate("version" => Jbuilder::VERSION, "gem_files" => #{gem_files_loaded})
+    RUBY
+    assert_empty result["gem_files"]
+    assert_equal gem_version["version"], result["version"]
+  end
+
   # The gem first, configured and extended as an engine's lib might before
   # Jetson loads: Jetson's Jbuilder gives the bytes the gem gave, with the
   # key format, ignore_nil and the module.

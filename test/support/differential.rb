@@ -17,7 +17,7 @@ require_relative "random_graph"
 #   raised by json gem code running inside a user callback (a to_json that
 #   calls the json gem with the JSON::State it was handed): that is user
 #   code's exception and must be the same class on both sides;
-# - "JSON::State"/"JSON::Ext::Generator::State"/"JSON::Fragment" in messages
+# - "JSON::State"/"JSON::Ext::Generator::State"/"JSON::Fragment"/"JSON::Coder" in messages
 #   read as their Jetson names; object addresses (0x...) are masked, in
 #   messages and in output text produced by default #to_s/#inspect;
 # - error_highlight's source snippet is dropped from NameError messages;
@@ -245,6 +245,7 @@ module Differential
     msg
        .gsub(/JSON::Ext::Generator::State|JSON::State/n, "Jetson::State")
        .gsub("JSON::Fragment", "Jetson::Fragment")
+       .gsub("JSON::Coder", "Jetson::Coder")
        .gsub("JSON::GeneratorError", "Jetson::GeneratorError")
        .gsub("JSON::NestingError", "Jetson::NestingError")
        .gsub(/0x\h{6,}/n, "0x...")

@@ -116,7 +116,7 @@ typedef struct jb_handles {
        id_key_p, id_dup, id__run, id_element_error, id_iterate_bang, id_method_name, id_each, id_deep_merge, id_plus, id_aset, id_fetch, id_build, id_map,
        id_count, id_public_send, id_format_keys, id_attributes_bang, id_null_error, id_array_error,
        id_merge_error, id_to_a, id_delete, id_records,
-       id_plain_relation_p, id_own_method_missing_p, id_method_missing;
+       id_plain_relation_p, id_own_method_missing_p, id_method_missing, id_initialize;
 } jb_handles;
 extern jb_handles jb;
 
@@ -207,6 +207,12 @@ VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE 
 VALUE jb_template_event(VALUE events, VALUE (*fn)(VALUE), VALUE arg);
 VALUE jb_partial_event(VALUE events, VALUE view, VALUE locals, VALUE (*fn)(VALUE), VALUE arg);
 void jt_init_builder_view_events(void);
+/* builder/ruby_half.c: the Ruby half (lib/jetson/builder/builder.rb,
+ * through the entry point jetson/builder) required where only "jetson" was,
+ * before a Builder is made, a class method called or a constant named; it
+ * raises Jetson::MissingDependencyError where ActiveSupport is missing. */
+void jb_need_ruby_half(void);
+void jt_init_builder_ruby_half(void);
 /* _is_collection?: responds to map and count, and is not a Struct. */
 bool jb_collection_p(jb_builder *b, VALUE object);
 /* True when object is an ActiveRecord record known not to respond to map

@@ -54,6 +54,7 @@ jb_builder *jb_get(VALUE self)
 
 static VALUE builder_alloc(VALUE klass)
 {
+    jb_need_ruby_half();
     jb_builder *b;
     VALUE self = TypedData_Make_Struct(klass, jb_builder, &builder_type, b);
     b->self = self;
@@ -697,11 +698,11 @@ void jt_init_builder(void)
     jb.sym_partial = ID2SYM(rb_intern("partial"));
     jb.sym_collection = ID2SYM(rb_intern("collection"));
     jt_intern_ids("deep_merge + []= fetch build map count public_send _format_keys attributes! NullError ArrayError "
-                "MergeError to_a delete records plain_relation? own_method_missing? method_missing",
+                "MergeError to_a delete records plain_relation? own_method_missing? method_missing initialize",
         (ID *const[]){&jb.id_deep_merge, &jb.id_plus, &jb.id_aset, &jb.id_fetch, &jb.id_build, &jb.id_map,
             &jb.id_count, &jb.id_public_send, &jb.id_format_keys, &jb.id_attributes_bang, &jb.id_null_error,
             &jb.id_array_error, &jb.id_merge_error, &jb.id_to_a, &jb.id_delete, &jb.id_records,
-            &jb.id_plain_relation_p, &jb.id_own_method_missing_p, &jb.id_method_missing, NULL});
+            &jb.id_plain_relation_p, &jb.id_own_method_missing_p, &jb.id_method_missing, &jb.id_initialize, NULL});
 
     VALUE c = jb.cBuilder;
     rb_define_alloc_func(c, builder_alloc);
@@ -725,4 +726,5 @@ void jt_init_builder(void)
     jt_init_builder_records();
     jt_init_builder_partials();
     jt_init_builder_view_events();
+    jt_init_builder_ruby_half();
 }

@@ -288,9 +288,10 @@ static bool symbols_use_generic_to_json(jt_gen *g, VALUE sym)
     return g->symbol_to_json == JT_SYMBOL_GENERIC;
 }
 
-void jt_gen_value(jt_gen *g, VALUE obj)
+/* Any value; as_json_called: strict mode's as_json returned it (it gets
+ * one say per value, as in the json gem). */
+JT_INLINE void gen_value(jt_gen *g, VALUE obj, bool as_json_called)
 {
-    bool as_json_called = false;
 again:
     if (obj == Qnil) { jt_buffer_append(g->buf, "null", 4); return; }
     if (obj == Qfalse) { jt_buffer_append(g->buf, "false", 5); return; }
@@ -308,6 +309,7 @@ again:
         switch (RB_BUILTIN_TYPE(obj)) {
             case T_STRING:
                 if (klass != rb_cString) goto general;
+            string:
                 if (RB_LIKELY(jt_string_is_json_ready(obj))) {
                     jt_write_ready_string(g, obj);
                     return;
@@ -350,8 +352,11 @@ again:
 
 symbol:
     if (g->cfg->strict || g->mode_symbols) {
+        /* Its name as a String, as_json_called kept: a name that is not
+         * UTF-8 goes to as_json once, whatever it returns. */
         g->symbols_are_names = true;
-        jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), as_json_called);
+        obj = jt_symbol_name(&g->symbol_names, obj);
+        goto string;
     } else if (symbols_use_generic_to_json(g, obj)) {
         g->symbols_are_names = true;
         jt_gen_string(g, jt_symbol_name(&g->symbol_names, obj), false);
@@ -371,6 +376,16 @@ general:
         jt_raise_generator_error(obj, "%"PRIsVALUE" not allowed in JSON", CLASS_OF(obj));
     }
     jt_gen_fallback(g, obj);
+}
+
+void jt_gen_value(jt_gen *g, VALUE obj)
+{
+    gen_value(g, obj, false);
+}
+
+void jt_gen_converted_value(jt_gen *g, VALUE obj)
+{
+    gen_value(g, obj, true);
 }
 
 /* A Symbol once the call has settled that Symbols are written as their names. */

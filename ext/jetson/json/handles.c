@@ -31,10 +31,11 @@ void jt_init_json_handles(void)
     jj.cState = rb_define_class_under(jt.mJetson, "State", rb_cObject);
     rb_gc_register_mark_object(jj.cState);
     jt_intern_ids("to_json encode depth= on_mixed_keys_hash DEFAULT_SORT_KEYS Fragment State respond_to? "
-                "respond_to_missing? owner GeneratorMethods JSON",
+                "respond_to_missing? owner GeneratorMethods JSON @state",
         (ID *const[]){&jj.id_to_json, &jj.id_encode, &jj.id_depth_set, &jj.id_on_mixed_keys_hash,
             &jj.id_default_sort_keys, &jj.id_json_fragment_class, &jj.id_json_state_class, &jj.id_respond_to,
-            &jj.id_respond_to_missing, &jj.id_owner, &jj.id_generator_methods, &jj.id_json_module, NULL});
+            &jj.id_respond_to_missing, &jj.id_owner, &jj.id_generator_methods, &jj.id_json_module, &jj.id_state_ivar,
+            NULL});
 #define SYM(name) jj.sym_##name = ID2SYM(rb_intern(#name))
     SYM(indent); SYM(space); SYM(space_before); SYM(object_nl); SYM(array_nl);
     SYM(allow_nan); SYM(max_nesting); SYM(depth); SYM(ascii_only); SYM(script_safe);

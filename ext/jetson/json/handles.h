@@ -11,7 +11,8 @@
 typedef struct jt_json_handles {
     VALUE cState;
     ID id_to_json, id_encode, id_depth_set, id_on_mixed_keys_hash, id_default_sort_keys, id_json_fragment_class,
-        id_json_state_class, id_respond_to, id_respond_to_missing, id_owner, id_generator_methods, id_json_module;
+        id_json_state_class, id_respond_to, id_respond_to_missing, id_owner, id_generator_methods, id_json_module,
+        id_state_ivar;
     VALUE sym_indent, sym_space, sym_space_before, sym_object_nl, sym_array_nl, sym_allow_nan, sym_max_nesting,
         sym_depth, sym_ascii_only, sym_script_safe, sym_escape_slash, sym_strict, sym_as_json,
         sym_allow_duplicate_key, sym_rfc8785, sym_sort_keys, sym_buffer_initial_length;

@@ -81,6 +81,19 @@ static VALUE state_s_generate(int argc, VALUE *argv, VALUE klass)
     return generate_with_options(argv[0], argc > 1 ? argv[1] : Qnil, argc > 2 ? argv[2] : Qnil);
 }
 
+/* Jetson::Coder#dump(obj, io = nil), also #generate: obj under the Coder's
+ * frozen State (@state, which Coder#initialize sets: lib/jetson/coder.rb),
+ * with no Ruby frame between the call and the walk. */
+static VALUE coder_dump(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 1, 2);
+    VALUE state = rb_ivar_get(self, jj.id_state_ivar);
+    if (!jt_is_state(state)) rb_raise(rb_eTypeError, "uninitialized %"PRIsVALUE, rb_obj_class(self));
+    VALUE result = jt_generate(argv[0], jt_state_config(state), argc > 1 ? argv[1] : Qnil);
+    RB_GC_GUARD(state);
+    return result;
+}
+
 /* Jetson._symbol_key(sym) (private, for the tests): the quoted key the
  * current Ractor's name cache holds for a static Symbol met before, which
  * the Hash walk copies instead of reading the name (bytes/symbol_names.h);
@@ -102,5 +115,8 @@ void jt_init_json(void)
     rb_define_module_function(jt.mJetson, "pretty_generate", jetson_pretty_generate, -1);
     rb_define_method(jj.cState, "generate", state_generate, -1);
     rb_define_singleton_method(jj.cState, "generate", state_s_generate, -1);
+    VALUE coder = rb_define_class_under(jt.mJetson, "Coder", rb_cObject);
+    rb_define_method(coder, "dump", coder_dump, -1);
+    rb_define_method(coder, "generate", coder_dump, -1);
     rb_define_private_method(rb_singleton_class(jt.mJetson), "_symbol_key", jetson_symbol_key, 1);
 }

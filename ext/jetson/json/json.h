@@ -8,7 +8,8 @@
  * through the hooks json/mode.h declares, never the other way round.
  *
  * This header: the layer's Ruby API (Jetson.generate, pretty_generate,
- * State#generate and State.generate, Writer), defined by jt_init_json. */
+ * State#generate and State.generate, Coder#dump, Writer), defined by
+ * jt_init_json. */
 
 #include "bytes/base.h"
 

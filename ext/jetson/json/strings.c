@@ -73,7 +73,7 @@ void jt_gen_string(jt_gen *g, VALUE str, bool as_json_called)
     if (as_json_called) jt_raise_generator_error(str, "source sequence is illegal/malformed utf-8");
     str = jt_convert_encoding(g, str, false, false);
     if (!RB_TYPE_P(str, T_STRING)) {
-        jt_gen_value(g, str);
+        jt_gen_converted_value(g, str); /* what as_json returned */
         return;
     }
     write_string_bytes(g, str);

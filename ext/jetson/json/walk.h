@@ -151,6 +151,10 @@ JT_INLINE void jt_write_colon(jt_gen *g)
 
 /* generator.c */
 void jt_gen_value(jt_gen *g, VALUE obj);
+/* A value strict mode's as_json returned: written as jt_gen_value writes
+ * it, but never handed to as_json again (an object JSON has no type for,
+ * or text that is still not UTF-8, raises). */
+void jt_gen_converted_value(jt_gen *g, VALUE obj);
 /* A container's element or a pair's value: the commonest scalars without
  * jt_gen_value's full dispatch; returns ST_CONTINUE (a Hash walk's
  * callback ends with it). */

@@ -22,6 +22,11 @@ Jetson::Builder::JbuilderGem.take_over
 #     json.tags %w[a b]
 #   end  # => "{\"id\":1,\"tags\":[\"a\",\"b\"]}"
 class Jbuilder < Jetson::Builder
+  # The jbuilder gem's version where the bundle has the gem (Jetson stands
+  # in for that release), else the release whose behaviour Jetson follows
+  # ({Jetson::Builder::JbuilderGem.version}). `require "jbuilder/version"`
+  # defines it too, as in the gem.
+  VERSION = ::Jetson::Builder::JbuilderGem.version
   ::Jetson::Builder.define_errors(self)
   # What attributes! holds where nothing was set (child! {}).
   Blank = ::Jetson::Builder::Blank

@@ -36,6 +36,9 @@ module Jetson
       STAND_IN = ::File.expand_path("../../../stand_in", __dir__)
       # The gem's top-level classes, which Jetson defines in their place.
       CLASSES = %i[Jbuilder JbuilderTemplate JbuilderHandler].freeze
+      # The release of the jbuilder gem whose behaviour Jetson's Jbuilder
+      # follows (and is tested against).
+      FOLLOWS = "2.15.1"
 
       # What the app had added to one of the gem's classes before Jetson
       # took its place, to be given to Jetson's class of the same name.
@@ -50,6 +53,15 @@ module Jetson
         # @return [void]
         def stand_in
           $LOAD_PATH.unshift(STAND_IN) unless $LOAD_PATH.include?(STAND_IN)
+        end
+
+        # What `Jbuilder::VERSION` says under Jetson: the version of the
+        # jbuilder gem in the bundle (or activated) where there is one, as
+        # the gem's own constant would, else {FOLLOWS}.
+        # @return [String] frozen
+        def version
+          spec = ::Gem.loaded_specs["jbuilder"] if defined?(::Gem) && ::Gem.respond_to?(:loaded_specs)
+          spec ? spec.version.to_s.freeze : FOLLOWS
         end
 
         # Whether Jetson replaced the gem's classes in this process.
