@@ -3,7 +3,8 @@
 # Where a view request's instructions go, per partial render and per DSL
 # call (issue 61): one world of bench/views.rb under callgrind (no JIT).
 #
-#   bundle exec ruby bench/views/components.rb [--world=jetson] [--requests=N] [--no-write] [nested] [app]
+#   bundle exec ruby bench/views/components.rb [--world=jetson] [--requests=N] [--yjit] [--modes=info,debug,regex]
+#                                              [--report-only] [--no-write] [nested] [app]
 #
 # The world runs under `valgrind --tool=callgrind --dump-before=rb_proc_times`
 # (bench/support/callgrind.rb's markers: Process.times before and after each
@@ -30,7 +31,7 @@
 # objects and the GC, Strings and Regexps, ...). Ruby methods are all
 # interpreter to callgrind; stackprof (bench/views/breakdown.rb) splits them.
 #
-# Before the measured stretches, one request of each view is walked with
+# After the measured stretches, one request of each view is walked with
 # TracePoints (outside any measured stretch): partial renders (the
 # templates' compiled methods called), DSL calls (methods called on the
 # builder from a template), the render events sent and the blocks the
@@ -65,7 +66,7 @@ module BenchViews
 
     # --- the child, under valgrind ---------------------------------------------------------
 
-    def child(world, endpoints, requests)
+    def child(world, endpoints, requests, modes = MODES)
       require_relative "world"
       BenchViews.boot(world)
       BenchViews::World.encoder = "stock"
@@ -81,13 +82,12 @@ module BenchViews
         mark.call
         marks
       end
-      manifest = { world: world, requests: requests, endpoints: endpoints, counts: {}, dumps: {}, ops: {},
+      manifest = { world: world, requests: requests, endpoints: endpoints, modes: modes, counts: {}, dumps: {}, ops: {},
                    yjit: defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false, warm: warm }
       2.times { measure.call(1) { nil } } # the markers' first calls are cold
       manifest[:empty] = measure.call(requests) { nil }
-      endpoints.each { |e| manifest[:counts][e] = walk(path("view", e)) }
       endpoints.each do |e|
-        MODES.each do |mode|
+        modes.each do |mode|
           listening(mode) do
             VARIANTS.each_key do |v|
               manifest[:dumps]["#{e} #{mode} #{v}"] = measure.call(requests) { BenchViews::World.request(path(v, e)) }
@@ -97,11 +97,16 @@ module BenchViews
       end
       ops(world).each do |name, op|
         mode, = name.split(":")
+        next if MODES.include?(mode) && !modes.include?(mode)
+
         listening(MODES.include?(mode) ? mode : "info") do
           manifest[:ops][name] = measure.call(requests * OPS) { op.call }
         end
       end
       manifest[:empty_ops] = measure.call(requests * OPS) { nil }
+      # Last: once a TracePoint has been enabled, the interpreter keeps
+      # calling vm_trace (some 7% of a request here) and YJIT's code is gone.
+      endpoints.each { |e| manifest[:counts][e] = walk(path("view", e)) }
       manifest[:dump_count] = marks
       puts MANIFEST + JSON.generate(manifest)
     end
@@ -190,6 +195,7 @@ module BenchViews
       world = argv.find { _1.start_with?("--world=") }&.split("=", 2)&.last || "jetson"
       requests = Integer(argv.find { _1.start_with?("--requests=") }&.split("=", 2)&.last || 2)
       yjit = argv.include?("--yjit")
+      modes = argv.find { _1.start_with?("--modes=") }&.split("=", 2)&.last || MODES.join(",")
       endpoints = argv.reject { _1.start_with?("--") }
       endpoints = %w[nested app] if endpoints.empty?
       name = "#{world}#{yjit ? '-yjit' : ''}"
@@ -204,7 +210,7 @@ module BenchViews
         # YJIT's code is written at run time: valgrind must look for it.
         command = ["valgrind", "--tool=callgrind", "--dump-before=#{MARKER}", "--callgrind-out-file=#{prefix}",
                    *(yjit ? ["--smc-check=all-non-file"] : []), RbConfig.ruby, *(yjit ? ["--yjit"] : []), __FILE__,
-                   "--child", "--world=#{world}", "--requests=#{requests}", *endpoints]
+                   "--child", "--world=#{world}", "--requests=#{requests}", "--modes=#{modes}", *endpoints]
         out, status = Open3.capture2(*command, err: File.join(dir, "valgrind.log"))
         abort "valgrind failed:\n#{File.readlines(File.join(dir, 'valgrind.log')).last(30).join}" unless status.success?
         line = out.lines.reverse.find { _1.start_with?(MANIFEST) } || abort("no manifest:\n#{out}")
@@ -307,7 +313,7 @@ module BenchViews
         out << "| mode | constant floor (M) | templates' own Ruby above floor (M) | templates floor above floor (M) | " \
                "view above floor (M) | view ÷ own Ruby, above floor | view above own Ruby per partial | " \
                "view above own Ruby per DSL call |\n| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
-        MODES.each do |mode|
+        m.fetch("modes", MODES).each do |mode|
           floor = per_request.call("#{e} #{mode} constant")
           own = per_request.call("#{e} #{mode} own") - floor
           templates = per_request.call("#{e} #{mode} templates") - floor
@@ -330,7 +336,7 @@ module BenchViews
                  "#{format('%.0f', diff / partials)} | #{format('%.0f', diff / dsl)} |\n"
         end
         out << "\n"
-        %w[debug regex].each do |mode|
+        (m.fetch("modes", MODES) & %w[debug regex]).each do |mode|
           info = parts(prefix, m["dumps"].fetch("#{e} info view"))
           other = parts(prefix, m["dumps"].fetch("#{e} #{mode} view"))
           top = (info.keys | other.keys).map { |p| [p, (other[p] - info[p]) / n] }.sort_by { -_2.abs }.first(6)
@@ -356,7 +362,8 @@ if $PROGRAM_NAME == __FILE__
     args = ARGV - ["--child"]
     world = args.find { _1.start_with?("--world=") }&.split("=", 2)&.last || "jetson"
     requests = Integer(args.find { _1.start_with?("--requests=") }&.split("=", 2)&.last || 2)
-    BenchViews::Components.child(world, args.reject { _1.start_with?("--") }, requests)
+    modes = (args.find { _1.start_with?("--modes=") }&.split("=", 2)&.last || BenchViews::Components::MODES.join(",")).split(",")
+    BenchViews::Components.child(world, args.reject { _1.start_with?("--") }, requests, modes)
   else
     BenchViews::Components.run(ARGV)
   end
