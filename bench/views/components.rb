@@ -86,6 +86,12 @@ module BenchViews
                    yjit: defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? true : false, warm: warm }
       2.times { measure.call(1) { nil } } # the markers' first calls are cold
       manifest[:empty] = measure.call(requests) { nil }
+      # Every stretch's code run first, so that no measured stretch holds
+      # YJIT compiling what it meets for the first time (the first stretch
+      # measured held some 60M instructions of it).
+      endpoints.each do |e|
+        modes.each { |mode| listening(mode) { VARIANTS.each_key { |v| warm.times { BenchViews::World.request(path(v, e)) } } } }
+      end
       endpoints.each do |e|
         modes.each do |mode|
           listening(mode) do
@@ -232,6 +238,11 @@ module BenchViews
 
     # The parts of a stretch: [part, instructions] (self costs summed).
     BUILDER_FILES = %r{ext/jetson/builder/(\w+\.c)}
+    LAYERS = {
+      "rails" => "Jetson rails/ (attribute sets, casts, times, Rails mode's walk)",
+      "json" => "Jetson json/ (the walk, keys, strings)",
+      "bytes" => "Jetson bytes/ (the buffer, escaping, numbers)"
+    }.freeze
     RUBY_PARTS = [
       ["Ruby: Regexp matching", /\A(onig|rb_reg|match_at|reg_|rb_memsearch)/],
       ["Ruby: Hashes (st_, ar_, rb_hash)", /\A(st_|rb_st_|ar_|rb_hash|hash_|any_hash|rb_any_hash|rb_ident_hash|obj_any_hash)/],
@@ -284,7 +295,8 @@ module BenchViews
       if ours
         return "Jetson builder: #{file[BUILDER_FILES, 1]}" if file.match?(BUILDER_FILES)
 
-        return "Jetson writing (#{file[%r{ext/jetson/(\w+)/}, 1] || function}/)"
+        layer = file[%r{ext/jetson/(\w+)/}, 1]
+        return LAYERS.fetch(layer) { "Jetson: #{layer || function}" }
       end
       return "YJIT's generated code" if file == "???" && !object.include?(".so")
       return "libc (malloc, memcpy, ...)" if object.include?("libc.so") || function.match?(/\A(__|_int_|malloc|free|mem|str)/)
