@@ -310,7 +310,7 @@ module BenchViews
       empty = instructions(prefix, m["empty"])
       per_request = ->(key) { (instructions(prefix, m["dumps"].fetch(key)) - empty).fdiv(n) }
       mi = ->(ir) { format("%.2f", ir / 1e6) }
-      out = +"- **Run**: #{n} requests per stretch (after 2), #{format('%.0f', seconds)} s under valgrind; " \
+      out = +"- **Run**: #{n} requests per stretch (after #{m.fetch("warm", 2)}, each stretch also run as many times before the first), #{format('%.0f', seconds)} s under valgrind; " \
               "instructions per request = (the stretch − an empty stretch) ÷ #{n}\n\n"
       endpoints.each do |e|
         c = m["counts"][e]
