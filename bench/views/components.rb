@@ -166,11 +166,25 @@ module BenchViews
     # Operations counted alone: name => callable.
     def ops(world)
       payload = { identifier: "/x/authors/_author.json.jbuilder", layout: nil }
-      instrument = -> { ActiveSupport::Notifications.instrument("render_partial.action_view", payload) { nil } }
+      instrument = -> { ActiveSupport::Notifications.instrument("render_partial.action_view", payload.dup) { nil } }
+      # What instrument runs once something listens, without its wrapper
+      # (Notifications.instrument's listening? and block, Instrumenter#instrument's
+      # frame): the handle the Instrumenter builds, started and finished.
+      handle = lambda do
+        h = ActiveSupport::Notifications.instrumenter.build_handle("render_partial.action_view", payload.dup)
+        h.start
+        begin
+          nil
+        ensure
+          h.finish
+        end
+      end
       found = {
         "info:instrument render_partial (nobody listens)" => instrument,
         "debug:instrument render_partial (debug log level)" => instrument,
-        "regex:instrument render_partial (a /render/ subscriber)" => instrument
+        "debug:its Instrumenter's handle, started and finished (debug log level)" => handle,
+        "regex:instrument render_partial (a /render/ subscriber)" => instrument,
+        "regex:its Instrumenter's handle, started and finished (a /render/ subscriber)" => handle
       }
       return found unless world == "jetson"
 
