@@ -25,6 +25,12 @@ CALLGRIND = ARGV.find { |a| a.start_with?("--callgrind=") }&.split("=", 2)&.last
 SERVER = ARGV.include?("--server")
 argv = ARGV.reject { |a| a.start_with?("--callgrind=") || a == "--server" }
 DATABASE, argv = BenchViews::Database.option(argv)
+# --listen=debug|regex: who listens to the render events in every world
+# (BenchViews.listen, bench/views/world.rb): the log level debug, or a
+# subscriber to /render/; results in views-debug.md, views-regex.md.
+LISTEN = argv.find { |a| a.start_with?("--listen=") }&.split("=", 2)&.last
+argv = argv.reject { |a| a.start_with?("--listen=") }
+ENV["JETSON_VIEWS_LISTEN"] = LISTEN
 # The house defaults (0.2 s + 0.4 s slices) are short for requests of tens of
 # milliseconds: 1 s slices here (0.3 s with --quick) unless --time= or
 # JETSON_BENCH_TIME says otherwise. --server: runs of ≈ 1.5 s (0.6 s) after 1 s
@@ -56,12 +62,14 @@ if options.help?
       --no-alloc     skip the objects-per-request counts
       --no-write     do not write bench/results/views.md
       --oj           every world's app calls Oj.optimize_rails (bench/results/views-oj.md)
+      --listen=MODE  debug: every world's log level debug (its log subscribers listen); regex: a
+                     subscriber to /render/ in every world (bench/results/views-debug.md, views-regex.md)
       --list         list endpoints and contenders
       --callgrind=ENDPOINT:LABEL[:N]
                      instead of timing: the first contender whose label contains LABEL, N requests
                      (default 5) of ENDPOINT in its world under valgrind --tool=callgrind (no JIT),
                      minus 0 requests: instructions per request
-      FILTER         endpoint names (index, nested, cached) and/or substrings of contender labels;
+      FILTER         endpoint names (index, nested, cached, app) and/or substrings of contender labels;
                      the jbuilder gem and the floor always run
       --database=NAME  postgresql, mysql2 or trilogy: the worlds' records in a server of their own (started
                      here, on 127.0.0.1) instead of sqlite3 :memory:; results go to views-NAME.md
@@ -155,6 +163,11 @@ facts.insert(4, ["Rails", "actionpack #{JetsonBench::Environment.gem_version('ac
              ["Worlds", worlds.values.map { |w| "#{w.name} (pid #{w.info[:pid]}, YJIT #{w.info[:yjit] ? 'on' : 'off'})" }.join(", ")],
              ["Encoders after boot (\"stock\")", worlds.values.map { |w| "#{w.name}: #{w.info[:booted_encoder]}" }.join(", ")])
 facts << ["Oj.optimize_rails", "called by every world's app in an initializer (--oj)"] if options.oj?
+if LISTEN && LISTEN != "info"
+  facts << ["Listening (--listen=#{LISTEN})",
+            LISTEN == "debug" ? "every world's log level is debug (a Logger on File::NULL): the log subscribers listen and format" \
+                              : "every world has one subscriber to /render/ (a block doing nothing), as APM agents subscribe"]
+end
 facts.each { |k, v| puts "  #{k}: #{v}" }
 
 # ---------------------------------------------------------------------------
@@ -331,12 +344,44 @@ endpoints.each do |e|
   vs = ->(label) { r.key?(label) && !r[label].empty? ? spread(per_round(r[JETSON], r[label]) { |x, y| x / y }) : "-" }
   floor_vs_gem = ->(label) { r.key?(label) && !r[label].empty? ? spread(per_round(r[label], r[GEM]) { |x, y| x / y }) : "n/a" }
   ratio = S.median(per_round(r[JETSON], r[GEM]) { |x, y| x / y })
+  next unless BARS.key?(e) # app: the issue-61 table below
+
   bar, moon = BARS.fetch(e)
   bars << [e, vs.call(GEM), format("%.1f× (%.0f×)", bar, moon), ratio >= moon ? "moonshot" : ratio >= bar ? "yes" : "no",
            vs.call("render json: Hashes, Jetson::RailsEncoder"), vs.call("floor: reads + constant String"),
            r.key?(URLS_FLOOR) ? vs.call(URLS_FLOOR) : "n/a", floor_vs_gem.call(URLS_FLOOR),
            r.key?(TEMPLATES_FLOOR) ? vs.call(TEMPLATES_FLOOR) : "n/a", floor_vs_gem.call(TEMPLATES_FLOOR),
            floor_vs_gem.call("floor: reads + constant String")]
+end
+
+# Issue 61: the view layer's time above the constant floor as a multiple of
+# the templates' own Ruby above it (OwnController: every value the
+# templates compute, computed in the action, nothing built), per round;
+# target ≤ 1.5× for Jetson.
+OWN_TARGET = 1.5
+own_table = JetsonBench::Table.new(["endpoint", "templates' own Ruby: ms above floor", "Jetson: ms above floor",
+                                    "Jetson ÷ own Ruby, above floor (min–max)", "target", "met",
+                                    "gem: ms above floor", "gem ÷ own Ruby, above floor (min–max)",
+                                    "templates floor ÷ own Ruby, above floor (min–max)"])
+endpoints.each do |e|
+  r = rounds[e]
+  next unless r.key?(OWN) && !r[OWN].empty?
+
+  floor = r[FLOOR]
+  above = ->(label) { per_round(r[label], floor) { |x, f| ms.call(x) - ms.call(f) } }
+  own = above.call(OWN)
+  versus = lambda do |label|
+    next "-" unless r.key?(label) && !r[label].empty?
+
+    values = per_round(above.call(label), own) { |x, o| o.positive? ? x / o : nil }
+    counted = values.size < own.size ? " (#{values.size}/#{own.size} rounds)" : ""
+    values.empty? ? "-" : "#{spread(values)}#{counted}"
+  end
+  jetson = per_round(above.call(JETSON), own) { |x, o| o.positive? ? x / o : nil }
+  met = jetson.empty? ? "-" : S.median(jetson) <= OWN_TARGET ? "yes" : "no"
+  median_ms = ->(label) { r.key?(label) && !r[label].empty? ? format("%.2f", S.median(above.call(label))) : "-" }
+  own_table << [e, median_ms.call(OWN), median_ms.call(JETSON), versus.call(JETSON), format("≤ %.1f×", OWN_TARGET), met,
+                median_ms.call(GEM), versus.call(GEM), versus.call(TEMPLATES_FLOOR)]
 end
 
 # A warm cached collection's cost per element (issue 34, item 6): ms per
@@ -410,6 +455,11 @@ puts summary.to_console
 puts
 puts "Bars (per-round ratios, median and min–max):"
 puts bars.to_console
+unless own_table.rows.empty?
+  puts
+  puts "The view layer against the templates' own Ruby (issue 61; per round, above the constant floor):"
+  puts own_table.to_console
+end
 unless cached_elements.rows.empty?
   puts
   puts "Warm cached collection, µs per element above the world's constant floor:"
@@ -427,12 +477,18 @@ puts
 if options.write
   name = DATABASE == "sqlite3" ? "views" : "views-#{DATABASE}"
   name += "-oj" if options.oj?
+  name += "-#{LISTEN}" if LISTEN && LISTEN != "info"
   path = JetsonBench.results_path("#{name}.md")
   command = "bundle exec ruby #{yjit ? '--yjit ' : ''}bench/views.rb #{ARGV.join(' ')}".strip
   md = +"# Jbuilder views through the Rails stack\n\nCommand: `#{command}`\n\n"
   facts.each { |k, v| md << "- **#{k}**: #{v}\n" }
   md << "\n## Summary\n\n#{summary.to_markdown}\n\n"
   md << "## Bars\n\n#{bars.to_markdown}\n\n"
+  unless own_table.rows.empty?
+    md << "## The view layer against the templates' own Ruby\n\nPer round: (ms/request − the constant floor's) " \
+          "÷ (the own-Ruby reference's ms/request − the constant floor's); the median and, in brackets, the " \
+          "smallest and the largest round (issue 61: Jetson's target ≤ #{OWN_TARGET}×).\n\n#{own_table.to_markdown}\n\n"
+  end
   unless cached_elements.rows.empty?
     md << "## Warm cached collection, per element\n\n#{cached_elements.to_markdown}\n\n"
   end

@@ -19,7 +19,7 @@ module Kit
   #        frameworks' own defaults (no load_defaults: U+2028 escaped, as by
   #        every Rails before 8.1; a scenario sets a newer default where it
   #        tests it, test/support/views_runner.rb); no eager loading.
-  # bench  bench/views.rb: three endpoints (views_app/bench/controllers.rb)
+  # bench  bench/views.rb: four endpoints (views_app/bench/controllers.rb)
   #        and their floors, in the views of each layer (views_app/bench/views:
   #        jbuilder, props, jb; the jetson world renders the jbuilder ones),
   #        on 100 posts with 10 comments each. A new app of the loaded Rails

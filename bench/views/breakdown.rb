@@ -46,6 +46,19 @@ module BenchViews
        /ActiveRecord::AttributeMethods|ActiveModel::(LazyAttributeSet|AttributeSet|Attribute|Type)|TimeZoneConversion|TimeWithZone/]
     ].freeze
     VIEW = /ActionView::|JbuilderTemplate|Jetson::|Jbuilder|PartialRenderer/
+    # Inside the view, the view layer's samples by the innermost frame (from
+    # the leaf outward, stopping at a template's method) that names one of
+    # these: the render events, Jetson's Ruby side, Jetson's native builder
+    # (its C methods: DSL calls, nodes, partial runs), ActionView's own
+    # methods, the gem's builder.
+    VIEW_PARTS = [
+      ["view layer: render events (ActiveSupport::Notifications)", /ActiveSupport::Notifications|Fanout|Instrumenter/],
+      ["view layer: Jetson's Ruby side (lib/jetson/views, JbuilderTemplate in Ruby)",
+       /Jetson::Views::|Jetson::Rails::Diagnostics|JbuilderTemplate#(_render_partial|_single_partial_plan|_partials|_fragment_cache|_active_model\?|_collection\?|_render_partial_with_options|_render_collection|_inline_partial_plan|_set_inline_partial|initialize|target!)\z/],
+      ["view layer: Jetson's native builder (DSL calls, nodes, partial runs)", /Jetson::Builder|JbuilderTemplate#/],
+      ["view layer: ActionView (templates, lookups, view context)", /ActionView::/],
+      ["view layer: the jbuilder gem's builder", /Jbuilder/]
+    ].freeze
 
     def part_of(names)
       return "garbage collection" if GC_FRAMES.include?(names.first)
@@ -53,6 +66,14 @@ module BenchViews
       PARTS.each { |part, pattern| return part if names.any? { |n| pattern.match?(n) } }
       leaf = names.first
       return "the templates' own Ruby (locals, calls)" if TEMPLATE.match?(leaf)
+
+      if names.any? { |n| TEMPLATE.match?(n) || n.start_with?("ActionView::") }
+        names.each do |n|
+          break if TEMPLATE.match?(n)
+
+          VIEW_PARTS.each { |part, pattern| return part if pattern.match?(n) }
+        end
+      end
       return "the view layer (builder, partials, lookups)" if VIEW.match?(leaf)
       return "other code the view calls" if names.any? { |n| TEMPLATE.match?(n) }
 
@@ -104,16 +125,18 @@ module BenchViews
       view = name == "index" ? "/posts.json" : "/posts/#{name}.json"
       constant = view.sub("/posts", "/constant").sub("/constant.json", "/constant.json")
       reads = constant.sub("/constant", "/reads")
+      own = constant.sub("/constant", "/own")
       Kit::ViewsApp::Bench::FLOOR_BODIES[name] = World.check(view)[:body].freeze
-      paths = { "view" => view, "floor: constant String" => constant, "floor: reads + constant String" => reads }
+      paths = { "view" => view, "floor: constant String" => constant }
+      paths["floor: reads + constant String"] = reads unless name == "app" # app's reads are the own-Ruby row's
+      paths["reference: the templates' own Ruby + constant String"] = own unless name == "cached"
       paths.each_value { |p| 50.times { World.request(p) } }
       times = paths.transform_values { [] }
       rounds.times { |r| paths.keys.rotate(r).each { |k| times[k] << ms_per_request(paths[k], requests) } }
       ms = times.transform_values { median(_1) }
       allocs = paths.transform_values { allocations(_1, requests) }
-      count = partials(view)
       samples, leaves = profile(view, requests * 3)
-      { name: name, ms: ms, allocs: allocs, partials: count, samples: samples, leaves: leaves }
+      { name: name, view: view, ms: ms, allocs: allocs, samples: samples, leaves: leaves }
     end
 
     # value per partial of the request, "n/a" for a request without
@@ -158,6 +181,10 @@ module BenchViews
       BenchViews.boot(world)
       World.encoder = "stock"
       results = endpoints.map { |name| endpoint(name, requests, 5) }
+      # The partials counted last: once a TracePoint has been enabled the
+      # interpreter keeps calling vm_trace and YJIT's code is thrown away,
+      # which every later timing and profile would show.
+      results.each { |r| r[:partials] = partials(r[:view]) }
       command = "bundle exec ruby#{RubyVM::YJIT.enabled? ? ' --yjit' : ''} bench/views/breakdown.rb #{argv.join(' ')}".strip
       JetsonBench::Report.publish(report(results, world, command), "views-breakdown-#{world}.md", argv)
     end

@@ -39,6 +39,31 @@ module BenchViews
   # under --oj what apps that keep Oj have in config/initializers.
   def self.boot(world)
     Kit::ViewsApp.boot(world, :bench, database_url: Database.url(world), oj_optimize_rails: !ENV["JETSON_VIEWS_OJ"].nil?)
+    listen(ENV["JETSON_VIEWS_LISTEN"])
+  end
+
+  # bench/views.rb --listen=MODE: who listens to the render events.
+  #   info (or nil)  the app as booted: logger at :info, nobody listens;
+  #   debug          the log level debug, as `config.log_level = :debug`:
+  #                  ActionView's, ActiveRecord's and ActionController's log
+  #                  subscribers listen, format their lines and write them
+  #                  (to File::NULL);
+  #   regex          logger at :info and one subscriber to /render/ (a block
+  #                  doing nothing), as APM agents subscribe to every render
+  #                  event.
+  LISTEN_MODES = %w[info debug regex].freeze
+
+  def self.listen(mode)
+    case mode
+    when nil, "", "info" then nil
+    when "debug"
+      logger = ActiveSupport::Logger.new(File::NULL, level: :debug)
+      [ActionView::Base, ActiveRecord::Base, ActionController::Base].each { |k| k.logger = logger }
+      Rails.logger = logger
+      ActiveSupport::LogSubscriber.logger = logger
+    when "regex" then ActiveSupport::Notifications.subscribe(/render/) { |*| nil }
+    else raise ArgumentError, "--listen: one of #{LISTEN_MODES.join(', ')}, not #{mode.inspect}"
+    end
   end
 
   module World

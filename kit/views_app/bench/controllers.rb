@@ -1,15 +1,18 @@
 # frozen_string_literal: true
 
 # Controllers and routes of Kit::ViewsApp's bench setup (kit/views_app.rb),
-# for bench/views.rb. Three endpoints, each served by every kind of
-# contender with the same records:
+# for bench/views.rb. Four endpoints, each served by the kinds of contender
+# that have it, with the same records:
 #
 #   index   the scaffold's index: Post.all, every post through posts/_post
 #   nested  posts with their author and comments (and each comment's
 #           author) through nested partials, preloaded
 #   cached  index with the collection cached per post (warm in the bench)
+#   app     a row per post as apps write one: posts/_row, 34 DSL calls
+#           (scalars, formatted values, nested blocks, a small collection
+#           with a block, conditionals); .json.jbuilder only
 #
-#   GET /posts.json, /posts/nested.json, /posts/cached.json     the views
+#   GET /posts.json, /posts/nested.json, /posts/cached.json, /posts/app.json   the views
 #   GET /hashes.json, ...   render json: Hashes built in the controller
 #   GET /constant.json, ... floor: load the records, render a constant String
 #   GET /reads.json, ...    floor: load the records, read what the views read
@@ -18,6 +21,9 @@
 #                           (nested) the association readers, render a constant String
 #   GET /templates.json, ... floor: load the records, run the view's templates with
 #                           a json that builds nothing, render a constant String
+#   GET /own.json, ...      reference: load the records, compute every value the
+#                           templates compute (the templates' own Ruby, no template
+#                           run, no json), render a constant String
 #   GET /store/cached.json  floor: load the records, the store's read_multi of the
 #                           cached collection's entries, render a constant String
 
@@ -28,7 +34,8 @@ module Kit
       RELATIONS = {
         "index" => -> { Post.all },
         "nested" => -> { Post.includes(:author, comments: :author) },
-        "cached" => -> { Post.all }
+        "cached" => -> { Post.all },
+        "app" => -> { Post.includes(:author, :comments) }
       }.freeze
 
       # The floors' response: the reference (the jbuilder gem's) body of each
@@ -83,9 +90,14 @@ module Kit
         end
 
         # json.key(value) and json.key(value, partial:, as:): the options arrive
-        # as the Hash the call site made.
+        # as the Hash the call site made. A block runs as a Jbuilder runs it:
+        # once (json.key do ... end), or once per element of the value.
         def method_missing(_key, value = nil, options = nil)
-          each_partial(value, options[:partial], options[:as], value.respond_to?(:to_ary)) if options
+          if options
+            each_partial(value, options[:partial], options[:as], value.respond_to?(:to_ary))
+          elsif defined?(yield) # BasicObject: no Kernel#block_given?
+            value.nil? ? yield : value.each { |element| yield element }
+          end
           nil
         end
 
@@ -128,6 +140,10 @@ class PostsController < ActionController::Base
 
   def cached
     @posts = Kit::ViewsApp::Bench::RELATIONS["cached"].call
+  end
+
+  def app
+    @posts = Kit::ViewsApp::Bench::RELATIONS["app"].call
   end
 
   def show
@@ -182,7 +198,7 @@ end
 # and on nested made about half the major GCs of any view (measured:
 # docs/benchmarks.md, "What the floors hold").
 class ConstantController < ActionController::Base
-  %w[index nested cached].each do |endpoint|
+  %w[index nested cached app].each do |endpoint|
     define_method(endpoint) do
       @posts = Kit::ViewsApp::Bench::RELATIONS[endpoint].call.to_a
       render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch(endpoint)
@@ -284,13 +300,102 @@ end
 # compiled-method prologue and its @virtual_path String), while no JSON is
 # built, no event sent and each template is looked up once per request.
 class TemplatesController < ActionController::Base
-  %w[index nested].each do |endpoint|
+  %w[index nested app].each do |endpoint|
     define_method(endpoint) do
       @posts = Kit::ViewsApp::Bench::RELATIONS[endpoint].call
       runner = Kit::ViewsApp::Bench::TemplateRunner.new(view_context)
       runner.run("posts/#{endpoint}", { json: Kit::ViewsApp::Bench::NullJson.new(runner) }, partial: false)
       render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch(endpoint)
     end
+  end
+end
+
+# Reference: the templates' own Ruby. The constant floor plus every value
+# the endpoint's templates compute, computed in the action as the templates
+# compute them (each attribute the views read, each association reader,
+# post_url, and for app the formatted values, the author's initials, each
+# comment's flag), kept in nothing: no template is looked up or run, no
+# json is called, no event is sent. A view layer's time above the constant
+# floor, divided by this row's, is what the view layer costs on top of the
+# templates' own work (issue 61). For index and nested the values are the
+# reads floor's (ReadsController: those templates compute nothing beyond
+# their reads and post_url); for app they are OwnRuby#row's.
+class OwnController < ActionController::Base
+  def index
+    @posts = Kit::ViewsApp::Bench::RELATIONS["index"].call
+    @posts.each { |post| post_values(post) }
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("index")
+  end
+
+  def nested
+    @posts = Kit::ViewsApp::Bench::RELATIONS["nested"].call
+    @posts.each do |post|
+      post_values(post)
+      author_values(post.author)
+      post.comments.each do |comment|
+        comment.id
+        comment.body
+        comment.created_at
+        author_values(comment.author)
+      end
+    end
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("nested")
+  end
+
+  def app
+    @posts = Kit::ViewsApp::Bench::RELATIONS["app"].call
+    @posts.each { |post| row_values(post) }
+    render json: Kit::ViewsApp::Bench::FLOOR_BODIES.fetch("app")
+  end
+
+  private
+
+  # posts/_post and posts/_nested_post: extract! of six attributes, the URL.
+  def post_values(post)
+    post.id
+    post.title
+    post.body
+    post.published_at
+    post.created_at
+    post.updated_at
+    post_url(post, format: :json)
+  end
+
+  # authors/_author: extract! of three attributes.
+  def author_values(author)
+    author.id
+    author.name
+    author.email
+  end
+
+  # posts/_row, line by line: every value it passes to json, in its order.
+  def row_values(post)
+    author = post.author
+    comments = post.comments
+    post.id
+    post.title
+    post.body.truncate(80, separator: " ")
+    post.body.split.size
+    post.published_at.present?
+    post.published_at.strftime("%b %-d, %Y")
+    post.published_at
+    post.updated_at
+    post_url(post, format: :json)
+    author.id
+    author.name
+    author.name.split.map { |word| word[0] }.join.upcase
+    author.email if author.email
+    comments.size
+    comments.last(3).each do |comment|
+      comment.id
+      comment.body.truncate(40)
+      comment.author_id == author.id
+      comment.created_at
+    end
+    comments.size > 5
+    (post.body.length / 1000.0).ceil
+    post.updated_at > post.created_at
+    post.title.split.select { |word| word.length > 4 }.first(3)
   end
 end
 
@@ -331,11 +436,13 @@ Kit::ViewsApp::Application.routes.draw do
     collection do
       get :nested
       get :cached
+      get :app
     end
   end
-  %w[hashes constant reads urls templates store].each do |name|
+  %w[hashes constant reads urls templates store own].each do |name|
     get "#{name}(.:format)" => "#{name}#index"
     get "#{name}/nested(.:format)" => "#{name}#nested"
     get "#{name}/cached(.:format)" => "#{name}#cached"
+    get "#{name}/app(.:format)" => "#{name}#app"
   end
 end

@@ -1,0 +1,1 @@
+json.array! @posts, partial: "posts/row", as: :post
