@@ -314,7 +314,8 @@ static inline uint64_t grisu_eight_place_decimal(double x, uint64_t bits, int *k
     const double scaled = x * JT_EIGHT_PLACES;
     if (!(scaled >= 2.0 && scaled < 2251799813685248.0)) return 0; /* 2^51 */
     uint64_t m = (uint64_t)(int64_t)(scaled + 0.5);
-    if ((double)(int64_t)m / JT_EIGHT_PLACES != x) return 0;
+    /* No division to check that m / 10^8 reads back as x: a residual below
+     * the half-gap says so, and more. */
     const double split = 134217729.0 * x; /* 2^27 + 1 */
     const double high = split - (split - x);
     const double residual = (high * JT_EIGHT_PLACES - (double)(int64_t)m) + (x - high) * JT_EIGHT_PLACES;
