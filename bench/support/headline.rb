@@ -28,7 +28,7 @@ module JetsonBench
       def column(name) = header.index(name)
 
       # The row whose first cell is name, ignoring the footnote marks a
-      # results file puts after a case's name ("canada.json (!) [1,2,3]").
+      # results file puts after a case's name ("canada.json (!) [1,2,3]", "canada.json [1]").
       def row(name)
         rows.find { |r| r.first == name || r.first.sub(/(?:\s+\(!\))?(?:\s+\[[\d,]+\])?\z/, "") == name }
       end
