@@ -276,6 +276,17 @@ static inline char *write_scientific(char *p, uint64_t d, int n, int e)
  * instructions. Needs doubles evaluated as doubles (no x87 excess
  * precision). */
 #define JT_EIGHT_PLACES 1e8
+/* m * 10^-8 with m's trailing zeros moved into *k: at most 7 of them, as 8
+ * would make the value an integer, which is written before these paths. */
+static inline uint64_t eight_places_stripped(uint64_t m, int *k)
+{
+    *k = -8;
+    if (m % 10000 == 0) { m /= 10000; *k += 4; }
+    if (m % 100 == 0) { m /= 100; *k += 2; }
+    if (m % 10 == 0) { m /= 10; *k += 1; }
+    return m;
+}
+
 static inline uint64_t eight_place_decimal(double x, int *k)
 {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
@@ -283,12 +294,7 @@ static inline uint64_t eight_place_decimal(double x, int *k)
     if (!(scaled < 2251799813685248.0)) return 0; /* 2^51 */
     uint64_t m = (uint64_t)(int64_t)(scaled + 0.5);
     if (m == 0 || (double)(int64_t)m / JT_EIGHT_PLACES != x) return 0;
-    /* At most 7 trailing zeros: 8 would make x an integer, written before. */
-    *k = -8;
-    if (m % 10000 == 0) { m /= 10000; *k += 4; }
-    if (m % 100 == 0) { m /= 100; *k += 2; }
-    if (m % 10 == 0) { m /= 10; *k += 1; }
-    return m;
+    return eight_places_stripped(m, k);
 #else
     (void)x;
     (void)k;
@@ -328,11 +334,7 @@ static inline uint64_t grisu_eight_place_decimal(double x, uint64_t bits, int *k
     double half_gap = JT_EIGHT_PLACES * power;
     double bound = half_gap < 0.5 ? half_gap : 0.5;
     if (!(fabs(residual) < bound * (31.0 / 32.0))) return 0;
-    *k = -8;
-    if (m % 10000 == 0) { m /= 10000; *k += 4; }
-    if (m % 100 == 0) { m /= 100; *k += 2; }
-    if (m % 10 == 0) { m /= 10; *k += 1; }
-    return m;
+    return eight_places_stripped(m, k);
 #else
     (void)x;
     (void)bits;
