@@ -374,55 +374,6 @@ stripped:
     *exponent = k;
 }
 
-/* ECMAScript's Number::toString, which RFC 8785 prescribes: plain digits for
- * decimal exponents -7 < e < 21, else d.ddde+x / d.ddde-x; -0 is "0". */
-int jt_write_jcs_double(double value, char *dst)
-{
-    char *p = dst;
-    if (value == 0) {
-        *p = '0';
-        return 1;
-    }
-    if (value < 0) {
-        *p++ = '-';
-        value = -value;
-    }
-    uint64_t d;
-    int k;
-    jt_shortest_decimal(value, &d, &k);
-    int n = decimal_length(d);
-    int e = k + n - 1;
-    if (e >= 21 || e <= -7) return (int)(write_scientific(p, d, n, e) - dst);
-    if (e < 0) { /* 0.000ddd */
-        p[0] = '0';
-        p[1] = '.';
-        memset(p + 2, '0', (size_t)(-e - 1));
-        p += 1 - e;
-        return (int)(jt_write_u64(p, d) - dst);
-    }
-    if (k >= 0) { /* an integer: the digits, then zeros */
-        jt_write_u64(p, d);
-        memset(p + n, '0', (size_t)k);
-        return (int)(p - dst) + n + k;
-    }
-    /* ddd.ddd: the digits one place right, the integer part slid back */
-    int point = e + 1;
-    jt_write_u64(p + 1, d);
-    memmove(p, p + 1, (size_t)point);
-    p[point] = '.';
-    return (int)(p - dst) + n + 1;
-}
-
-/* "d.0" with k zeros before the point. */
-static inline int write_plain_integer(char *dst, char *p, uint64_t d, int k)
-{
-    p = jt_write_u64(p, d);
-    memset(p, '0', (size_t)k);
-    p += k;
-    memcpy(p, ".0", 2);
-    return (int)(p - dst) + 2;
-}
-
 /* d * 10^k (n digits, k < 0) with a decimal point: "0.000ddd" or "dd.ddd". */
 static inline int write_fraction(char *dst, char *p, uint64_t d, int n, int k)
 {
@@ -452,6 +403,43 @@ static inline int write_fraction(char *dst, char *p, uint64_t d, int n, int k)
     }
     p[point] = '.';
     return (int)(p - dst) + n + 1;
+}
+
+/* ECMAScript's Number::toString, which RFC 8785 prescribes: plain digits for
+ * decimal exponents -7 < e < 21, else d.ddde+x / d.ddde-x; -0 is "0". */
+int jt_write_jcs_double(double value, char *dst)
+{
+    char *p = dst;
+    if (value == 0) {
+        *p = '0';
+        return 1;
+    }
+    if (value < 0) {
+        *p++ = '-';
+        value = -value;
+    }
+    uint64_t d;
+    int k;
+    jt_shortest_decimal(value, &d, &k);
+    int n = decimal_length(d);
+    int e = k + n - 1;
+    if (e >= 21 || e <= -7) return (int)(write_scientific(p, d, n, e) - dst);
+    if (k >= 0) { /* an integer: the digits, then zeros */
+        jt_write_u64(p, d);
+        memset(p + n, '0', (size_t)k);
+        return (int)(p - dst) + n + k;
+    }
+    return write_fraction(dst, p, d, n, k); /* 0.000ddd, ddd.ddd */
+}
+
+/* "d.0" with k zeros before the point. */
+static inline int write_plain_integer(char *dst, char *p, uint64_t d, int k)
+{
+    p = jt_write_u64(p, d);
+    memset(p, '0', (size_t)k);
+    p += k;
+    memcpy(p, ".0", 2);
+    return (int)(p - dst) + 2;
 }
 
 /* The json gem keeps at most 18 digits in scientific notation (17 after a
@@ -568,11 +556,12 @@ int jt_write_double(double value, char *dst, jt_float_rules rules)
             return rules == JT_FLOATS_RUBY ? ruby_layout(dst, p, d, k) : json_layout(dst, p, d, k, rules);
         }
     }
+    const double positive = fabs(value);
     if (JT_NUMBERS_RARE(rules == JT_FLOATS_RUBY)) {
-        jt_shortest_decimal(bits >> 63 ? -value : value, &d, &k);
+        jt_shortest_decimal(positive, &d, &k);
         return ruby_layout(dst, p, d, k);
     }
-    d = grisu_eight_place_decimal(bits >> 63 ? -value : value, bits, &k);
-    if (!d) d = jt_grisu2(bits >> 63 ? -value : value, &k);
+    d = grisu_eight_place_decimal(positive, bits, &k);
+    if (!d) d = jt_grisu2(positive, &k);
     return json_layout(dst, p, d, k, rules);
 }
