@@ -21,6 +21,10 @@ require "rack/mock"
 #   jbuilder:        class-wide defaults: { key_format: [args, kwargs], ignore_nil:, deep_format_keys: }
 #   events:          record ActionView's and the fragment cache's events
 #   debug_events:    also subscribe to "!render_template.action_view"
+#   instrument_hook: with no subscriber, ActiveSupport::Notifications.instrument
+#                    replaced for the request by one that always reaches the
+#                    instrumenter and records the render events passing
+#                    through it, as APM agents (AppSignal) replace it
 #   entries:         report the store's keys afterwards (memory/failing stores)
 module ViewsRunner
   EVENTS = %w[render_template.action_view render_partial.action_view render_collection.action_view
@@ -93,6 +97,7 @@ module ViewsRunner
       path, env = request.is_a?(Array) ? request : [request, {}]
       events = []
       subscriptions = subscribe(events, scenario) if scenario[:events] || scenario[:debug_events]
+      hooked = hook_instrument(events) if scenario[:instrument_hook]
       begin
         status, headers, body = Kit::ViewsApp::Application.call(Rack::MockRequest.env_for(path, env))
         text = +""
@@ -105,7 +110,22 @@ module ViewsRunner
           where: error_location(e) }
       ensure
         subscriptions&.each { |subscription| ActiveSupport::Notifications.unsubscribe(subscription) }
+        ActiveSupport::Notifications.define_singleton_method(:instrument, hooked) if hooked
       end
+    end
+
+    # Replaces ActiveSupport::Notifications.instrument as an agent does;
+    # returns the original, which run_request puts back.
+    def hook_instrument(events)
+      original = ActiveSupport::Notifications.method(:instrument)
+      recorded = EVENTS + [DEBUG_EVENT]
+      runner = self
+      ActiveSupport::Notifications.define_singleton_method(:instrument) do |name, payload = {}, &block|
+        instrumenter.instrument(name, payload) { block&.call(payload) }
+      ensure
+        events << runner.__send__(:event, name, payload) if recorded.include?(name)
+      end
+      original
     end
 
     def subscribe(events, scenario)

@@ -3,6 +3,7 @@
 require "action_view"
 require "jetson/views/cached_collection"
 require "jetson/views/view_run_probe"
+require "jetson/views/render_events"
 
 module Jetson
   module Views
@@ -142,11 +143,11 @@ module Jetson
       # The events ActionView emits around a partial that a native run owes
       # its listeners (see ext/jetson/builder/view_events.c): the single
       # partial's render_partial (partial: true) and Template#render's
-      # !render_template, as far as something listens to them; nil when
-      # nothing does. Asked once per template and render.
+      # !render_template, as far as they are owed (RenderEvents: something
+      # listens, or an agent has its own `instrument`); nil when none is.
+      # Asked once per template and render.
       def view_events(template, partial:)
-        notifier = ::ActiveSupport::Notifications.notifier
-        partial &&= notifier.listening?("render_partial.action_view")
+        partial &&= RenderEvents.owed?("render_partial.action_view")
         return nil unless partial || debug_events?
 
         identifier = template.identifier
@@ -246,11 +247,11 @@ module Jetson
         render_error(template, e)
       end
 
-      # Whether something listens to "!render_template.action_view" (asked
-      # once per render: the answer only changes when an app subscribes):
-      # an APM agent, or a subscriber to every event.
+      # Whether "!render_template.action_view" is owed (asked once per
+      # render: the answer only changes when an app subscribes): an APM
+      # agent, or a subscriber to every event.
       def debug_events?
-        @debug_events = ::ActiveSupport::Notifications.notifier.listening?("!render_template.action_view") if @debug_events.nil?
+        @debug_events = RenderEvents.owed?("!render_template.action_view") if @debug_events.nil?
         @debug_events
       end
 

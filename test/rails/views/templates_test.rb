@@ -47,6 +47,18 @@ class ViewsTemplatesTest < Minitest::Test
     assert_same_views({ requests: PATHS + PATHS, debug_events: true })
   end
 
+  # With an APM agent's own ActiveSupport::Notifications.instrument (as
+  # AppSignal installs: every event reaches it, subscribed to or not) and no
+  # subscriber, the partials that run natively still send it ActionView's
+  # render events, the same as the gem's.
+  def test_with_an_agent_replacing_instrument
+    _, jetson = assert_same_views({ requests: PATHS, instrument_hook: true })
+    names = jetson[:outcomes].flat_map { |outcome| outcome[:events].map(&:first) }
+    assert_operator names.count("render_partial.action_view"), :>, 0
+    assert_operator names.count("!render_template.action_view"), :>, 0
+    refute Jetson::Views::RenderEvents.instrument_redefined?, "the scenario puts instrument back"
+  end
+
   # Class-wide Jbuilder defaults, as an app sets them in an initializer.
   def test_under_global_jbuilder_settings
     assert_same_views({ requests: PATHS, jbuilder: { key_format: [[], { camelize: :lower }] } })
