@@ -199,6 +199,17 @@ void jt_init_builder_partials(void);
 /* view._run(method, template, locals, buffer, &block), or natively what it
  * does when native is true and method a Symbol (builder/partials.c). */
 VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE buffer, VALUE block, bool native);
+/* The same _run for many calls of one template's method (a collection's
+ * elements): the view's variables saved and set once by enter, put back by
+ * leave, which the caller runs in an ensure. Only where jb_view_run would
+ * run natively. */
+struct jb_view_scope {
+    VALUE view, template, buffer;
+    VALUE saved_buffer, saved_path, saved_template;
+};
+void jb_view_scope_enter(struct jb_view_scope *scope, VALUE view, VALUE template, VALUE buffer);
+VALUE jb_view_scope_call(struct jb_view_scope *scope, ID method, VALUE locals);
+void jb_view_scope_leave(struct jb_view_scope *scope);
 /* builder/view_events.c: fn(arg) inside the events ActionView owes
  * listeners for a native run (events: PartialRenderer#view_events's Array,
  * or nil when nobody listens). jb_template_event: !render_template around one

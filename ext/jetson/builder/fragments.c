@@ -189,8 +189,9 @@ struct elements {
     VALUE as, counter, iteration_name;
     int32_t node;
     long index;
-    bool plain_locals, native_run;
+    bool plain_locals, native_run, in_scope;
     struct saved_state saved;
+    struct jb_view_scope scope;
 };
 
 static void set_local(struct elements *e, VALUE name, VALUE value)
@@ -205,6 +206,7 @@ static void set_local(struct elements *e, VALUE name, VALUE value)
 static VALUE run_method(VALUE data)
 {
     struct elements *e = (struct elements *)data;
+    if (e->in_scope) return jb_view_scope_call(&e->scope, rb_sym2id(e->method), e->locals);
     return jb_view_run(e->view, e->method, e->template, e->locals, e->buffer, Qnil, e->native_run);
 }
 
@@ -249,6 +251,10 @@ static VALUE elements_body(VALUE data)
 {
     struct elements *e = (struct elements *)data;
     VALUE objects = e->objects;
+    if (e->native_run && RB_SYMBOL_P(e->method)) {
+        jb_view_scope_enter(&e->scope, e->view, e->template, e->buffer);
+        e->in_scope = true;
+    }
     if (RB_TYPE_P(objects, T_ARRAY) && RBASIC_CLASS(objects) == rb_cArray &&
         rb_method_basic_definition_p(rb_cArray, jb.id_each)) {
         /* Array#each's loop: the length is read again each time */
@@ -263,6 +269,7 @@ static VALUE elements_body(VALUE data)
 static VALUE elements_ensure(VALUE data)
 {
     struct elements *e = (struct elements *)data;
+    if (e->in_scope) jb_view_scope_leave(&e->scope);
     jb_restore_state(jb_get(e->self), &e->saved);
     return Qnil;
 }
@@ -289,6 +296,9 @@ static VALUE builder_render_elements(int argc, VALUE *argv, VALUE self)
     RB_GC_GUARD(e.saved.current.value);
     RB_GC_GUARD(e.saved.key_formatter);
     RB_GC_GUARD(e.method);
+    RB_GC_GUARD(e.scope.saved_buffer);
+    RB_GC_GUARD(e.scope.saved_path);
+    RB_GC_GUARD(e.scope.saved_template);
     return Qnil;
 }
 

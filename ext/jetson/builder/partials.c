@@ -76,6 +76,42 @@ VALUE jb_view_run(VALUE view, VALUE method, VALUE template, VALUE locals, VALUE 
     return result;
 }
 
+/* A collection's elements run one template's method many times: _run's
+ * save, set and restore of the view's three variables happen once around
+ * the loop instead of once per element (each is a lookup in the view's
+ * ivar table, which a view's many variables make a hash). Before each
+ * element the two variables _run sets are set again only if something
+ * (a nested render puts back what it found, so normally nothing) left them
+ * otherwise; @virtual_path is the method's own first assignment, as in
+ * _run. */
+void jb_view_scope_enter(struct jb_view_scope *scope, VALUE view, VALUE template, VALUE buffer)
+{
+    scope->view = view;
+    scope->template = template;
+    scope->buffer = buffer;
+    scope->saved_buffer = rb_ivar_get(view, h.output_buffer);
+    scope->saved_path = rb_ivar_get(view, h.virtual_path);
+    scope->saved_template = rb_ivar_get(view, h.current_template);
+    rb_ivar_set(view, h.current_template, template);
+    rb_ivar_set(view, h.output_buffer, buffer);
+}
+
+VALUE jb_view_scope_call(struct jb_view_scope *scope, ID method, VALUE locals)
+{
+    VALUE view = scope->view;
+    if (rb_ivar_get(view, h.current_template) != scope->template) rb_ivar_set(view, h.current_template, scope->template);
+    if (rb_ivar_get(view, h.output_buffer) != scope->buffer) rb_ivar_set(view, h.output_buffer, scope->buffer);
+    VALUE args[2] = {locals, scope->buffer};
+    return rb_funcall_with_block(view, method, 2, args, Qnil); /* public_send, as _run */
+}
+
+void jb_view_scope_leave(struct jb_view_scope *scope)
+{
+    rb_ivar_set(scope->view, h.output_buffer, scope->saved_buffer);
+    rb_ivar_set(scope->view, h.virtual_path, scope->saved_path);
+    rb_ivar_set(scope->view, h.current_template, scope->saved_template);
+}
+
 /* The plan for (partial, as), from the builder's list, asked for once. */
 static VALUE plan_for(VALUE self, jb_builder *b, VALUE partial, VALUE as)
 {
