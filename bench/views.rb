@@ -362,7 +362,9 @@ OWN_TARGET = 1.5
 own_table = JetsonBench::Table.new(["endpoint", "templates' own Ruby: ms above floor", "Jetson: ms above floor",
                                     "Jetson ÷ own Ruby, above floor (min–max)", "target", "met",
                                     "gem: ms above floor", "gem ÷ own Ruby, above floor (min–max)",
-                                    "templates floor ÷ own Ruby, above floor (min–max)"])
+                                    "templates floor ÷ own Ruby, above floor (min–max)",
+                                    "own Ruby + events: ms above floor", "Jetson ÷ own Ruby + events (min–max)",
+                                    "gem ÷ own Ruby + events (min–max)"])
 endpoints.each do |e|
   r = rounds[e]
   next unless r.key?(OWN) && !r[OWN].empty?
@@ -370,10 +372,11 @@ endpoints.each do |e|
   floor = r[FLOOR]
   above = ->(label) { per_round(r[label], floor) { |x, f| ms.call(x) - ms.call(f) } }
   own = above.call(OWN)
-  versus = lambda do |label|
-    next "-" unless r.key?(label) && !r[label].empty?
+  own_events = r.key?(OWN_EVENTS) && !r[OWN_EVENTS].empty? ? above.call(OWN_EVENTS) : nil
+  versus = lambda do |label, reference = own|
+    next "-" unless reference && r.key?(label) && !r[label].empty?
 
-    values = per_round(above.call(label), own) { |x, o| o.positive? ? x / o : nil }
+    values = per_round(above.call(label), reference) { |x, o| o.positive? ? x / o : nil }
     counted = values.size < own.size ? " (#{values.size}/#{own.size} rounds)" : ""
     values.empty? ? "-" : "#{spread(values)}#{counted}"
   end
@@ -381,7 +384,8 @@ endpoints.each do |e|
   met = jetson.empty? ? "-" : S.median(jetson) <= OWN_TARGET ? "yes" : "no"
   median_ms = ->(label) { r.key?(label) && !r[label].empty? ? format("%.2f", S.median(above.call(label))) : "-" }
   own_table << [e, median_ms.call(OWN), median_ms.call(JETSON), versus.call(JETSON), format("≤ %.1f×", OWN_TARGET), met,
-                median_ms.call(GEM), versus.call(GEM), versus.call(TEMPLATES_FLOOR)]
+                median_ms.call(GEM), versus.call(GEM), versus.call(TEMPLATES_FLOOR), median_ms.call(OWN_EVENTS),
+                versus.call(JETSON, own_events), versus.call(GEM, own_events)]
 end
 
 # A warm cached collection's cost per element (issue 34, item 6): ms per
@@ -487,7 +491,9 @@ if options.write
   unless own_table.rows.empty?
     md << "## The view layer against the templates' own Ruby\n\nPer round: (ms/request − the constant floor's) " \
           "÷ (the own-Ruby reference's ms/request − the constant floor's); the median and, in brackets, the " \
-          "smallest and the largest round (issue 61: Jetson's target ≤ #{OWN_TARGET}×).\n\n#{own_table.to_markdown}\n\n"
+          "smallest and the largest round (issue 61: Jetson's target ≤ #{OWN_TARGET}×). The last three columns take " \
+          "as reference the own Ruby plus the render events the page owes its listeners (#{OWN_EVENTS}).\n\n" \
+          "#{own_table.to_markdown}\n\n"
   end
   unless cached_elements.rows.empty?
     md << "## Warm cached collection, per element\n\n#{cached_elements.to_markdown}\n\n"

@@ -44,6 +44,7 @@ module BenchViews
   TEMPLATES_FLOOR = "floor: the templates' Ruby, json building nothing + constant String"
   STORE_FLOOR = "floor: the store's read_multi + constant String (jetson world)"
   OWN = "reference: the templates' own Ruby + constant String"
+  OWN_EVENTS = "reference: the templates' own Ruby + the page's render events + constant String"
 
   CONTENDERS = [
     Contender.new(label: GEM, world: "jbuilder", kind: :views, role: :reference, encoder: "stock", check: :reference,
@@ -105,6 +106,14 @@ module BenchViews
                         "run, no json, no event (kit/views_app/bench/controllers.rb, OwnController). For index and " \
                         "nested these are the reads floor's values. A view layer's ms above the constant floor " \
                         "÷ this row's is what the view layer costs on top of the templates' own work"),
+    Contender.new(label: OWN_EVENTS, world: "jbuilder", kind: :own_events, role: :floor,
+                  encoder: "stock", check: [:bytes, GEM], skip: { "cached" => "a warm cached request computes no value" },
+                  note: "the own-Ruby reference plus the render events ActionView sends for the endpoint's page, with " \
+                        "their payloads, through ActiveSupport::Notifications.instrument (render_template, " \
+                        "!render_template per template run, render_collection per collection, render_partial per single " \
+                        "partial; kit/views_app/bench/own_events.rb): with nobody listening the same as the own-Ruby " \
+                        "row, with listeners (--listen=debug|regex) plus the listeners' own work, which every view layer " \
+                        "that keeps ActionView's events owes them"),
     Contender.new(label: "floor: constant String (jetson world)", world: "jetson", kind: :constant, role: :floor,
                   encoder: "stock", check: [:bytes, GEM],
                   note: "the floors again in the jetson world: they should match the jbuilder world's " \

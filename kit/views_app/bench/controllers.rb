@@ -431,6 +431,8 @@ class StoreController < ActionController::Base
   end
 end
 
+require_relative "own_events"
+
 Kit::ViewsApp::Application.routes.draw do
   resources :posts, only: %i[index show] do
     collection do
@@ -439,7 +441,7 @@ Kit::ViewsApp::Application.routes.draw do
       get :app
     end
   end
-  %w[hashes constant reads urls templates store own].each do |name|
+  %w[hashes constant reads urls templates store own own_events].each do |name|
     get "#{name}(.:format)" => "#{name}#index"
     get "#{name}/nested(.:format)" => "#{name}#nested"
     get "#{name}/cached(.:format)" => "#{name}#cached"
