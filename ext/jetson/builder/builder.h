@@ -120,7 +120,10 @@ typedef struct jb_handles {
 } jb_handles;
 extern jb_handles jb;
 
+/* builder/instance.c: the Builder object (checked) behind a VALUE, and its
+ * allocation and settings methods, defined on the class by init. */
 jb_builder *jb_get(VALUE self);
+void jt_init_builder_instance(VALUE builder_class);
 
 /* Ruby's `Hash === v` and `Array === v`. Only Hashes (and subclasses) are
  * T_HASH, and the same for Arrays; testing the type first spares
@@ -156,9 +159,9 @@ void jb_write(struct jt_gen *g, VALUE self);
 void jb_write_captured(struct jt_gen *g, VALUE self);
 void jb_trim(jb_builder *b);
 
-/* builder/dsl.c's scope and value handling, for the template side
- * (builder/fragments.c). A scope saves what Jbuilder's _scope restores:
- * @attributes and the key format settings (not ignore_nil!). */
+/* builder/instance.c's scopes, for the DSL and the template side
+ * (builder/fragments.c, partials.c). A scope saves what Jbuilder's _scope
+ * restores: @attributes and the key format settings (not ignore_nil!). */
 struct saved_state {
     jb_slot current;
     VALUE key_formatter;
@@ -167,9 +170,10 @@ struct saved_state {
 struct saved_state jb_save_state(const jb_builder *b);
 void jb_restore_state(jb_builder *b, const struct saved_state *saved);
 void jb_set_current(jb_builder *b, jb_slot s);
-bool jb_set_value(jb_builder *b, VALUE key, jb_slot value);
 jb_slot jb_in_scope(VALUE self, VALUE (*fn)(VALUE), VALUE arg);
 VALUE jb_yield_self(VALUE self);
+/* builder/dsl.c's value handling, for the template side. */
+bool jb_set_value(jb_builder *b, VALUE key, jb_slot value);
 VALUE jb_format_keys(jb_builder *b, VALUE value);
 void jb_merge_into_current(VALUE self, jb_slot updates);
 void jt_init_builder_fragments(void);
