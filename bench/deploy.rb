@@ -46,6 +46,7 @@ module BenchDeploy
   ENDPOINTS = Kit::Blog::ENDPOINTS
   FLOOR = Kit::Blog::FLOOR
   FLOORS = Kit::Blog::FLOORS
+  OWN = Kit::Blog::OWN
 
   Options = Struct.new(:boots, :workers, :time, :warmup, :only, :write, :pin, :apm, :log_level, keyword_init: true)
 
@@ -59,7 +60,10 @@ module BenchDeploy
       @endpoints = options.only ? ENDPOINTS.slice(*options.only) : ENDPOINTS
       # Each endpoint's floor loads the records it loads (Kit::Blog::FLOORS).
       @floor_of = @endpoints.to_h { |name, path| [path, FLOORS.fetch(name, FLOOR)] }
-      @paths = @endpoints.values + @floor_of.values.uniq.sort_by { _1 == FLOOR ? "" : _1 }
+      # ... and, where the kit has one, its reference of the templates' own
+      # Ruby, measured in both worlds as the floors are.
+      @own_of = @endpoints.filter_map { |name, path| [path, OWN[name]] if OWN.key?(name) }.to_h
+      @paths = @endpoints.values + @floor_of.values.uniq.sort_by { _1 == FLOOR ? "" : _1 } + @own_of.values
       @boots = []
       @reference = nil
       @pinned = options.pin && options.workers.zero? && Etc.nprocessors >= 2 && system("taskset", "-c", "0", "true")
@@ -144,7 +148,11 @@ module BenchDeploy
       server&.stop
     end
 
-    def name_of(path) = floor?(path) ? "floor#{path[/\?(.*)/, 1]&.then { " (#{_1.tr('&', ' ')})" }}" : @endpoints.key(path)
+    def name_of(path)
+      return "templates' own Ruby (#{@endpoints.key(@own_of.key(path))})" if @own_of.value?(path)
+
+      floor?(path) ? "floor#{path[/\?(.*)/, 1]&.then { " (#{_1.tr('&', ' ')})" }}" : @endpoints.key(path)
+    end
 
     def floor?(path) = !@endpoints.value?(path)
 
@@ -197,7 +205,9 @@ module BenchDeploy
       lines << ""
       lines << "Requests per second, median over boots (min–max across boots). Ratio: the median of each boot's " \
                "Jetson ÷ jbuilder (paired by boot) ± half the interquartile range. Above the floor: the time per " \
-               "request above the floor's (the same records loaded, nothing written), jbuilder ÷ Jetson."
+               "request above the floor's (the same records loaded, nothing written), jbuilder ÷ Jetson. ÷ own Ruby: " \
+               "the time above the floor ÷ the templates' own Ruby's (KitController#own: the floor plus every value " \
+               "the endpoint's templates compute, nothing built) above the same floor, per boot of that world."
       lines << ""
       lines << summary.to_markdown
       lines << ""
@@ -233,7 +243,8 @@ module BenchDeploy
     def summary
       t = JetsonBench::Table.new(["endpoint", "jbuilder req/s", "Jetson req/s", "ratio", "above the floor",
                                   "Jetson boots within 10% of best", "the same, each ÷ its boot's floor",
-                                  "jbuilder boots within 10% of best"])
+                                  "jbuilder boots within 10% of best", "Jetson ÷ own Ruby, above the floor",
+                                  "jbuilder ÷ own Ruby, above the floor"])
       @paths.each do |path|
         gem = rps_of("jbuilder", path)
         jet = rps_of("jetson", path)
@@ -251,9 +262,23 @@ module BenchDeploy
         # path without the machine's drift.
         relative = jet.zip(floor.map(&:last)).map { |j, fj| j / fj } unless floor?(path)
         t << [name_of(path), range(gem), range(jet), ratio(ratios), floor?(path) ? "-" : ratio(above),
-              within_best(jet), floor?(path) ? "-" : within_best(relative), within_best(gem)]
+              within_best(jet), floor?(path) ? "-" : within_best(relative), within_best(gem),
+              ratio(versus_own("jetson", path)), ratio(versus_own("jbuilder", path))]
       end
       t
+    end
+
+    # Per boot of the world: the endpoint's ms above its floor ÷ the own-Ruby
+    # reference's ms above the same floor (issue 61's measure; Jetson's
+    # target 1.5x), both measured in that boot.
+    def versus_own(world, path)
+      own = @own_of[path]
+      return [] unless own
+
+      rps_of(world, path).zip(rps_of(world, own), rps_of(world, @floor_of[path])).filter_map do |e, o, f|
+        reference = 1.0 / o - 1.0 / f
+        (1.0 / e - 1.0 / f) / reference if reference.positive?
+      end
     end
 
     def within_best(values) = "#{values.count { _1 >= 0.9 * values.max }} of #{values.size}"

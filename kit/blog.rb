@@ -58,6 +58,12 @@ module Kit
       "composed" => "/kit/floor.json?include=comments&limit=100",
       "render_json_include" => "/kit/floor.json?include=comments"
     }.freeze
+    # The endpoints with a reference of the templates' own Ruby
+    # (KitController#own): their floor plus the values their templates compute.
+    OWN = {
+      "nested" => "/kit/own.json?endpoint=nested",
+      "composed" => "/kit/own.json?endpoint=composed"
+    }.freeze
 
     # Rails' default in the generated config/puma.rb.
     DEFAULT_THREADS = 3
@@ -129,6 +135,33 @@ module Kit
             render json: "[]"
           end
 
+          # The reference of an endpoint (issue 61): its floor plus every
+          # value its templates compute, computed here as they compute them
+          # (each attribute extract! reads, post_url and comment_url), kept
+          # in nothing: no template, no json, no event. A view layer's time
+          # above the floor over this one's above the floor is what the view
+          # layer costs on top of the templates' own work.
+          def own
+            case params[:endpoint]
+            when "nested"
+              Post.includes(:comments).each do |post|
+                own_post(post)
+                post_url(post, format: :json)
+                post.comments.each do |comment|
+                  own_comment(comment)
+                  comment_url(comment, format: :json)
+                end
+              end
+            when "composed"
+              Post.includes(:comments).limit(100).each do |post|
+                own_post(post)
+                post.comments.each { |comment| own_comment(comment) }
+              end
+            else raise ArgumentError, "own: no endpoint \#{params[:endpoint].inspect}"
+            end
+            render json: "[]"
+          end
+
           # A GC before a timed slice (each contender pays for its own
           # garbage), and this process's allocations so far.
           def gc
@@ -160,6 +193,26 @@ module Kit
             found = defined?(Jetson::Rails::Diagnostics) ? Jetson::Rails.diagnostics : {}
             render json: found.merge(pid: Process.pid, world: ENV["KIT_WORLD"], post_class: Post.object_id,
                                      post_types_shared: Post.attribute_types.equal?(Post.attributes_builder.types))
+          end
+
+          private
+
+          # kit/_nested_post's and kit/_post's extract!.
+          def own_post(post)
+            post.id
+            post.title
+            post.body
+            post.created_at
+            post.updated_at
+          end
+
+          # comments/_comment's and kit/_comment's extract!.
+          def own_comment(comment)
+            comment.id
+            comment.post_id
+            comment.body
+            comment.created_at
+            comment.updated_at
           end
         end
       RUBY
@@ -239,7 +292,7 @@ module Kit
 
     ROUTES = <<~RUBY
       scope "kit", controller: "kit" do
-        %w[nested composed cached render_json render_json_include floor gc diagnostics apm].each { |action| get action }
+        %w[nested composed cached render_json render_json_include floor own gc diagnostics apm].each { |action| get action }
       end
     RUBY
 
