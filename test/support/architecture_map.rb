@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+require "open3"
+
+# docs/architecture.md's tables read as a map of the tree: which files they
+# name, which names point at nothing, and which files of the mapped folders
+# no table names (test/architecture_map_test.rb). Two kinds of table count:
+#
+#   | layer | files | ... |   the extension's layers: a row names files of
+#                             ext/jetson/LAYER/ (`top`: ext/jetson/ itself)
+#                             in its files cell; an empty layer cell is the
+#                             row above's layer.
+#   | path | ... |            a row's first cell names folders (`lib/jetson/`,
+#                             ending in a slash) and files from the root;
+#                             its other cells name files and sub-folders of
+#                             those folders (a sub-folder covers the files
+#                             below it: the generators' templates).
+#
+# Other tables (the hooks) name no files. Anywhere in the document, a code
+# span that looks like a C or Ruby file name must name one that is there.
+module ArchitectureMap
+  # The folders every file of which a table must name; a file is ignored
+  # where git ignores it (builds: lib/jetson/RUBY_VERSION/, *.so, *.d).
+  MAPPED = %w[ext/jetson lib/jetson.rb lib/jetson script].freeze
+  SOURCE_EXTENSIONS = %w[c h rb].freeze
+
+  # The report of a map: names that point at nothing, files no table names.
+  Report = Struct.new(:stale, :unmapped, keyword_init: true)
+
+  module_function
+
+  # The files of MAPPED under root, relative to it: git's tracked and
+  # untracked-but-not-ignored files where root is a checkout (so a file
+  # added but not committed counts), every file otherwise.
+  def tree_files(root, mapped = MAPPED)
+    files = git_files(root, mapped) || mapped.flat_map do |path|
+      full = File.join(root, path)
+      File.directory?(full) ? Dir.glob("**/*", base: full).map { File.join(path, _1) } : [path]
+    end
+    files.select { File.file?(File.join(root, _1)) }.sort.uniq
+  end
+
+  # nil where root is not a checkout's top (a copy in a temporary
+  # directory) or git is missing.
+  def git_files(root, mapped)
+    return nil unless git_root?(root)
+
+    out, status = Open3.capture2("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                                 "--", *mapped)
+    status.success? ? out.split("\0") : nil
+  rescue Errno::ENOENT
+    nil
+  end
+
+  # Whether root is a checkout's top (not a folder inside another
+  # repository, as a copy in a temporary directory may be).
+  def git_root?(root)
+    top, _, status = Open3.capture3("git", "-C", root, "rev-parse", "--show-toplevel")
+    status.success? && File.realpath(top.strip) == File.realpath(root)
+  end
+
+  def code_spans(text) = text.scan(/`([^`\n]+)`/).flatten
+
+  def cells(line) = line.strip.delete_prefix("|").delete_suffix("|").split(/(?<!\\)\|/).map(&:strip)
+
+  # The document's tables: [header cells, [row cells...]] each.
+  def tables(doc)
+    doc.lines.chunk_while { |a, b| a.start_with?("|") && b.start_with?("|") }
+       .select { _1.first.start_with?("|") && _1.size >= 2 }
+       .map { |lines| [cells(lines[0]).map(&:downcase), lines.drop(2).map { cells(_1) }] }
+  end
+
+  # A code span that names a file or a folder relative to where it stands.
+  def path_like?(span)
+    span.match?(%r{\A[\w.\-/]+\z}) && !span.start_with?(".") &&
+      (span.end_with?("/") || SOURCE_EXTENSIONS.include?(File.extname(span).delete_prefix(".")))
+  end
+
+  # Reads doc (the text of docs/architecture.md) against the tree at root.
+  def check(root, doc, files = tree_files(root))
+    named = []  # files, relative to root
+    folders = [] # sub-folders named in a row, relative to root, ending in /
+    stale = []
+    in_tables = [] # every span a table row resolved, found or not
+    exist = ->(path) { path.end_with?("/") ? File.directory?(File.join(root, path)) : File.file?(File.join(root, path)) }
+
+    tables(doc).each do |header, rows|
+      case header.first
+      when "layer"
+        layer = nil
+        rows.each do |row|
+          layer = row[0] unless row[0].to_s.empty?
+          base = layer == "top" ? "ext/jetson/" : "ext/jetson/#{layer}/"
+          code_spans(row[1].to_s).each do |name|
+            in_tables << name
+            path = base + name
+            exist.(path) ? named << path : stale << "#{path} (the #{layer} row of the layers' table)"
+          end
+        end
+      when "path"
+        rows.each do |row|
+          bases = []
+          code_spans(row[0].to_s).each do |entry|
+            in_tables << entry
+            if !exist.(entry)
+              stale << "#{entry} (a path cell)"
+            elsif entry.end_with?("/")
+              bases << entry
+            else
+              named << entry
+            end
+          end
+          row.drop(1).each do |cell|
+            code_spans(cell).select { path_like?(_1) }.each do |name|
+              in_tables << name
+              found = (bases.map { _1 + name } + [name, "ext/jetson/#{name}", "lib/#{name}"]).find(&exist)
+              if !found
+                stale << "#{name} (the row of #{row[0]})"
+              elsif found.end_with?("/")
+                folders << found
+              else
+                named << found
+              end
+            end
+          end
+        end
+      end
+    end
+
+    # Prose (and the other tables): a source file's name, with its folder
+    # or without, must be one the mapped tree has.
+    basenames = files.map { File.basename(_1) }
+    (code_spans(doc).select { path_like?(_1) && !_1.end_with?("/") }.uniq - in_tables).each do |span|
+      next if span.include?("/") ? [span, "ext/jetson/#{span}", "lib/#{span}"].any?(&exist) : basenames.include?(span)
+
+      stale << "#{span} (in the text)"
+    end
+
+    unmapped = files.reject { |f| named.include?(f) || folders.any? { f.start_with?(_1) } }
+    Report.new(stale: stale.uniq, unmapped: unmapped)
+  end
+
+  # Where a file no table names belongs, for the failure's message.
+  def where_it_goes(path)
+    case path
+    when %r{\Aext/jetson/([^/]+)/} then "the #{$1} rows of the layers' table (| layer | files | ...)"
+    when %r{\Aext/jetson/} then "the top rows of the layers' table"
+    when %r{\Ascript/} then "the scripts' table (| path | ...)"
+    else "the row of #{File.dirname(path)}/ in the Ruby side's table (| path | ...)"
+    end
+  end
+end
