@@ -11,7 +11,6 @@ require "fileutils"
 # checkout), so a file added, renamed or removed fails here until the doc
 # says so; the failure names each file and the table it belongs in.
 class ArchitectureMapTest < Minitest::Test
-  ROOT = File.expand_path("..", __dir__)
   DOC = File.join(ROOT, "docs/architecture.md")
   MAP = ArchitectureMap
 

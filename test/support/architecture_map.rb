@@ -78,66 +78,76 @@ module ArchitectureMap
 
   # Reads doc (the text of docs/architecture.md) against the tree at root.
   def check(root, doc, files = tree_files(root))
-    named = []  # files, relative to root
-    folders = [] # sub-folders named in a row, relative to root, ending in /
-    stale = []
-    in_tables = [] # every span a table row resolved, found or not
-    exist = ->(path) { path.end_with?("/") ? File.directory?(File.join(root, path)) : File.file?(File.join(root, path)) }
-
+    reading = Reading.new(root)
     tables(doc).each do |header, rows|
       case header.first
-      when "layer"
-        layer = nil
-        rows.each do |row|
-          layer = row[0] unless row[0].to_s.empty?
-          base = layer == "top" ? "ext/jetson/" : "ext/jetson/#{layer}/"
-          code_spans(row[1].to_s).each do |name|
-            in_tables << name
-            path = base + name
-            exist.(path) ? named << path : stale << "#{path} (the #{layer} row of the layers' table)"
-          end
-        end
-      when "path"
-        rows.each do |row|
-          bases = []
-          code_spans(row[0].to_s).each do |entry|
-            in_tables << entry
-            if !exist.(entry)
-              stale << "#{entry} (a path cell)"
-            elsif entry.end_with?("/")
-              bases << entry
-            else
-              named << entry
-            end
-          end
-          row.drop(1).each do |cell|
-            code_spans(cell).select { path_like?(_1) }.each do |name|
-              in_tables << name
-              found = (bases.map { _1 + name } + [name, "ext/jetson/#{name}", "lib/#{name}"]).find(&exist)
-              if !found
-                stale << "#{name} (the row of #{row[0]})"
-              elsif found.end_with?("/")
-                folders << found
-              else
-                named << found
-              end
-            end
-          end
+      when "layer" then reading.layer_rows(rows)
+      when "path" then rows.each { reading.path_row(_1) }
+      end
+    end
+    reading.text(code_spans(doc), files.map { File.basename(_1) })
+    Report.new(stale: reading.stale.uniq, unmapped: files.reject { reading.covers?(_1) })
+  end
+
+  # What the tables of one document name, found or not.
+  class Reading
+    attr_reader :stale
+
+    def initialize(root)
+      @root = root
+      @named = []     # files, relative to root
+      @folders = []   # sub-folders named in a row, relative to root, ending in /
+      @stale = []
+      @in_tables = [] # every span a table row resolved, found or not
+    end
+
+    def exist?(path)
+      full = File.join(@root, path)
+      path.end_with?("/") ? File.directory?(full) : File.file?(full)
+    end
+
+    def covers?(file) = @named.include?(file) || @folders.any? { file.start_with?(_1) }
+
+    # The layers' table: each row's files cell, in its layer's folder.
+    def layer_rows(rows)
+      layer = nil
+      rows.each do |row|
+        layer = row[0] unless row[0].to_s.empty?
+        base = layer == "top" ? "ext/jetson/" : "ext/jetson/#{layer}/"
+        ArchitectureMap.code_spans(row[1].to_s).each do |name|
+          @in_tables << name
+          exist?(base + name) ? @named << base + name : @stale << "#{base}#{name} (the #{layer} row of the layers' table)"
         end
       end
     end
 
-    # Prose (and the other tables): a source file's name, with its folder
-    # or without, must be one the mapped tree has.
-    basenames = files.map { File.basename(_1) }
-    (code_spans(doc).select { path_like?(_1) && !_1.end_with?("/") }.uniq - in_tables).each do |span|
-      next if span.include?("/") ? [span, "ext/jetson/#{span}", "lib/#{span}"].any?(&exist) : basenames.include?(span)
+    # A path table's row: the folders and files of its first cell, then
+    # what its other cells name in those folders (or from the root).
+    def path_row(row)
+      bases = []
+      ArchitectureMap.code_spans(row[0].to_s).each do |entry|
+        @in_tables << entry
+        next @stale << "#{entry} (a path cell)" unless exist?(entry)
 
-      stale << "#{span} (in the text)"
+        entry.end_with?("/") ? bases << entry : @named << entry
+      end
+      row.drop(1).flat_map { ArchitectureMap.code_spans(_1) }.select { ArchitectureMap.path_like?(_1) }.each do |name|
+        @in_tables << name
+        found = (bases.map { _1 + name } + [name, "ext/jetson/#{name}", "lib/#{name}"]).find { exist?(_1) }
+        next @stale << "#{name} (the row of #{row[0]})" unless found
+
+        found.end_with?("/") ? @folders << found : @named << found
+      end
     end
 
-    unmapped = files.reject { |f| named.include?(f) || folders.any? { f.start_with?(_1) } }
-    Report.new(stale: stale.uniq, unmapped: unmapped)
+    # The text and the other tables: a source file's name, with its folder
+    # or without, must be one the mapped tree has.
+    def text(spans, basenames)
+      (spans.select { ArchitectureMap.path_like?(_1) && !_1.end_with?("/") }.uniq - @in_tables).each do |span|
+        known = span.include?("/") ? [span, "ext/jetson/#{span}", "lib/#{span}"].any? { exist?(_1) } : basenames.include?(span)
+        @stale << "#{span} (in the text)" unless known
+      end
+    end
   end
 
   # Where a file no table names belongs, for the failure's message.
