@@ -41,6 +41,11 @@ class ArchitectureMapTest < Minitest::Test
 
     The walk calls `bytes/base.c`; `base.h` opens it.
 
+    ```mermaid
+    flowchart TB
+        bytes["bytes/<br/>the base"] -. "bytes/base.c's functions" .- top["jetson.c"]
+    ```
+
     | path | what |
     | :--- | :--- |
     | `lib/jetson.rb`, `lib/jetson/` | `state.rb` (`Jetson::State`, `State#to_h`) |
@@ -90,9 +95,12 @@ class ArchitectureMapTest < Minitest::Test
       assert_includes report.stale, "ext/jetson/bytes/base.c (the bytes row of the layers' table)"
       assert_includes report.stale, "state.rb (the row of `lib/jetson.rb`, `lib/jetson/`)"
       assert_includes report.stale, "script/check_layers (a path cell)"
-      # The text's mention is one more place to update.
+      # The text's mention is one more place to update (the diagram's, the same name, with it).
       assert_includes report.stale, "bytes/base.c (in the text)"
       assert_equal 4, report.stale.size, report.stale.inspect
+      # The diagram's labels are read too: without the text's mention, its own.
+      report = MAP.check(root, doc.sub("The walk calls `bytes/base.c`; ", "The walk calls it; "))
+      assert_includes report.stale, "bytes/base.c (in the text)"
     end
   end
 

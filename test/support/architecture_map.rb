@@ -17,7 +17,8 @@ require "open3"
 #                             below it: the generators' templates).
 #
 # Other tables (the hooks) name no files. Anywhere in the document, a code
-# span that looks like a C or Ruby file name must name one that is there.
+# span that looks like a C or Ruby file name, and a file name in a
+# diagram's labels, must name one that is there.
 module ArchitectureMap
   # The folders every file of which a table must name; a file is ignored
   # where git ignores it (builds: lib/jetson/RUBY_VERSION/, *.so, *.d).
@@ -61,6 +62,12 @@ module ArchitectureMap
 
   def code_spans(text) = text.scan(/`([^`\n]+)`/).flatten
 
+  # The source files a diagram's labels name (```mermaid blocks: no code
+  # spans there).
+  def diagram_names(doc)
+    doc.scan(/^```mermaid\n(.*?)^```/m).flatten.join.scan(%r{[\w/-]+\.(?:c|h|rb)\b})
+  end
+
   def cells(line) = line.strip.delete_prefix("|").delete_suffix("|").split(/(?<!\\)\|/).map(&:strip)
 
   # The document's tables: [header cells, [row cells...]] each.
@@ -85,7 +92,7 @@ module ArchitectureMap
       when "path" then rows.each { reading.path_row(_1) }
       end
     end
-    reading.text(code_spans(doc), files.map { File.basename(_1) })
+    reading.text(code_spans(doc) + diagram_names(doc), files.map { File.basename(_1) })
     Report.new(stale: reading.stale.uniq, unmapped: files.reject { reading.covers?(_1) })
   end
 
