@@ -24,12 +24,9 @@ require_relative "support/collection_serializers"
 
 BLUEPRINTER_VERSION = JetsonBench::Environment.gem_version("blueprinter") || "?" # no VERSION constant loaded
 
-options = JetsonBench::Options.parse(ARGV)
-if options.help?
-  puts JetsonBench::Options.usage("bench/builder.rb").sub("list the case names", "list the contender labels")
-                                                     .sub("FILTER       case-insensitive substring of case names",
-                                                          "FILTER       case-insensitive substring of contender labels")
-  exit
+options = JetsonBench::Options.parse_or_usage("bench/builder.rb") do |usage|
+  usage.sub("list the case names", "list the contender labels")
+       .sub("FILTER       case-insensitive substring of case names", "FILTER       case-insensitive substring of contender labels")
 end
 
 # Jetson::Builder / Jetson::Writer are optional: the benchmark runs without

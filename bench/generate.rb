@@ -13,11 +13,7 @@ require_relative "support/steady_process"
 require_relative "support/floor"
 require "date"
 
-options = JetsonBench::Options.parse(ARGV)
-if options.help?
-  puts JetsonBench::Options.usage("bench/generate.rb", callgrind: true)
-  exit
-end
+options = JetsonBench::Options.parse_or_usage("bench/generate.rb", callgrind: true)
 
 PRETTY_OPTS = { indent: "  ", space: " ", object_nl: "\n", array_nl: "\n" }.freeze
 

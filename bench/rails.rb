@@ -15,11 +15,7 @@ require_relative "support/rails_stock"
 require "jetson/rails"
 require_relative "../kit/collection"
 
-options = JetsonBench::Options.parse(ARGV)
-if options.help?
-  puts JetsonBench::Options.usage("bench/rails.rb")
-  exit
-end
+options = JetsonBench::Options.parse_or_usage("bench/rails.rb")
 
 # "Stock" is the app's Rails: ActiveSupport's own encoder under the JSON
 # settings of its version's load_defaults (bench/support/rails_stock.rb).

@@ -9,7 +9,8 @@ require "rbconfig"
 # here it fails. The builds that turn the paths off on purpose (`rake
 # test:portable`, JETSON_DISABLE_SIMD=1) or use another compiler (`rake
 # test:clang`) say what they expect in JETSON_EXPECT_SIMD,
-# JETSON_EXPECT_PLAIN_CHAR and JETSON_EXPECT_COMPILER.
+# JETSON_EXPECT_PLAIN_CHAR and JETSON_EXPECT_COMPILER; a build made with
+# JETSON_ASSERTS=1 outside the sanitizer run, in JETSON_EXPECT_ASSERTS=1.
 class BuildInfoTest < Minitest::Test
   def info
     Jetson::BUILD_INFO
@@ -55,6 +56,17 @@ class BuildInfoTest < Minitest::Test
     expected = ENV["JETSON_EXPECT_PLAIN_CHAR"] ||
                (RbConfig::CONFIG["host_cpu"].match?(/\A(aarch64|arm64|arm.*|powerpc.*|ppc.*|s390.*)\z/) ? "unsigned" : "signed")
     assert_equal expected, info.fetch(:plain_char)
+  end
+
+  # JT_ASSERT's checks (ext/jetson/bytes/base.h) are compiled into the
+  # ASan+UBSan build (`rake test:asan`, whose environment says
+  # JETSON_SANITIZER=1) and out of every other: an ASan run without them
+  # would check fewer invariants than it claims, a release build with them
+  # would pay for checks on its hot paths.
+  def test_assertions_on_in_the_sanitizer_build_only
+    expected = ENV.key?("JETSON_EXPECT_ASSERTS") ? ENV["JETSON_EXPECT_ASSERTS"] == "1" : ENV["JETSON_SANITIZER"] == "1"
+    assert_equal expected, info.fetch(:asserts),
+                 "BUILD_INFO[:asserts] in #{ENV["JETSON_EXTENSION"] || "the ordinary build"}"
   end
 
   def test_frozen_and_shareable

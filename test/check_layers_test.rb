@@ -12,7 +12,6 @@ require "fileutils"
 class CheckLayersTest < Minitest::Test
   include JetsonSubprocess
 
-  ROOT = File.expand_path("..", __dir__)
   SCRIPT = File.join(ROOT, "script/check_layers")
 
   def setup

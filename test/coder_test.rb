@@ -101,9 +101,7 @@ class CoderTest < Minitest::Test
     flunk "#{@mismatches.size} mismatching calls:\n\n#{@mismatches.first(8).join("\n\n")}"
   end
 
-  def seed
-    Integer(ENV["JETSON_CODER_SEED"] || Minitest.seed)
-  end
+  def seed = seed_from("JETSON_CODER_SEED")
 
   # ---------------------------------------------------------------------------
   # The comparison

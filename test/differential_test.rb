@@ -35,9 +35,7 @@ class DifferentialTest < Minitest::Test
     flunk "#{total} mismatching calls, #{@mismatches.size} distinct problem(s):\n\n#{shown.join("\n\n")}"
   end
 
-  def seed
-    Integer(ENV["JETSON_DIFF_SEED"] || Minitest.seed)
-  end
+  def seed = seed_from("JETSON_DIFF_SEED")
 
   # ---------------------------------------------------------------------------
   # Random documents

@@ -16,7 +16,6 @@ require_relative "../bench/support/chart"
 # fails loudly, naming the file and the row, instead of drawing less.
 class HeadlineTest < Minitest::Test
   include JetsonSubprocess
-  ROOT = File.expand_path("..", __dir__)
   RESULTS = File.join(ROOT, "bench/results")
   H = JetsonBench::Headline
 

@@ -13,8 +13,13 @@ require_relative "support/document_buffers"
 class LargeDocumentTest < Minitest::Test
   include JetsonSubprocess
   include DocumentBuffers
+  include DocumentBuffers::Walks
 
   MIB = 1024 * 1024
+  # DocumentBuffers::Walks' documents. The nested generate comes after 3 MiB
+  # of the outer document, when the outer call is writing into the kept
+  # buffer.
+  SIZES = { nested: [2 * MIB, 3 * MIB, 2 * MIB], raising: [3 * MIB, 4 * MIB], threads: [3, 2 * MIB, MIB, 4] }.freeze
 
   # An Array of Strings whose JSON is about `bytes` long; `tag` makes the
   # bytes of each document differ.
@@ -113,25 +118,6 @@ class LargeDocumentTest < Minitest::Test
     refute_same first, second
     first.clear
     assert_equal JSON.generate(doc), second
-  end
-
-  def test_generate_from_a_to_json_inside_a_large_document
-    inner = doc_of(2 * MIB, "inner")
-    # The nested object comes after 3 MiB of the outer document, when the
-    # outer call is writing into the kept buffer.
-    outer = [doc_of(3 * MIB, "before"), Nested.new(inner), doc_of(2 * MIB, "after"), Nested.new([1, "small"])]
-    assert_generates_with_nested_calls(outer, inner)
-  end
-
-  def test_a_large_document_that_raises_half_way
-    assert_recovers_from_a_raising_to_json(doc_of(3 * MIB, "raises")) { |i| doc_of(4 * MIB, "after #{i}") }
-  end
-
-  def test_threads_that_switch_in_the_middle_of_large_documents
-    docs = 3.times.map do |t|
-      [doc_of(2 * MIB, "t#{t}"), Nested.new({ "thread" => t }) { Thread.pass }, doc_of(MIB, "t#{t}b")]
-    end
-    assert_threads_generate_their_own(docs, 4)
   end
 
   def test_large_documents_survive_gc_compaction

@@ -16,8 +16,11 @@ require_relative "support/document_buffers"
 class MidSizeDocumentTest < Minitest::Test
   include JetsonSubprocess
   include DocumentBuffers
+  include DocumentBuffers::Walks
 
   KIB = 1024
+  # DocumentBuffers::Walks' documents, within the scratch.
+  SIZES = { nested: [6 * KIB, 5 * KIB, 3 * KIB], raising: [6 * KIB, 12 * KIB], threads: [4, 3 * KIB, 10 * KIB, 20] }.freeze
 
   # An Array of short Strings and Hashes whose JSON is about `bytes` long;
   # `tag` makes each document's bytes differ.
@@ -98,23 +101,6 @@ class MidSizeDocumentTest < Minitest::Test
       expected = bytes == 300 * KIB ? 2 : 1
       assert_equal expected, allocated, "about #{bytes} bytes: objects allocated with the result" unless bytes == :large
     end
-  end
-
-  def test_generate_from_a_to_json_inside_a_mid_size_document
-    inner = doc_of(6 * KIB, "inner")
-    outer = [doc_of(5 * KIB, "before"), Nested.new(inner), doc_of(3 * KIB, "after"), Nested.new([1, "small"])]
-    assert_generates_with_nested_calls(outer, inner)
-  end
-
-  def test_a_mid_size_document_that_raises_half_way
-    assert_recovers_from_a_raising_to_json(doc_of(6 * KIB, "raises")) { |i| doc_of(12 * KIB, "after #{i}") }
-  end
-
-  def test_threads_that_switch_in_the_middle_of_mid_size_documents
-    docs = 4.times.map do |t|
-      [doc_of(3 * KIB, "t#{t}"), Nested.new({ "thread" => t }) { Thread.pass }, doc_of(10 * KIB, "t#{t}b")]
-    end
-    assert_threads_generate_their_own(docs, 20)
   end
 
   def test_mid_size_documents_survive_gc_compaction

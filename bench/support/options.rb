@@ -28,6 +28,18 @@ module JetsonBench
 
     def self.parse(argv = ARGV, env = ENV) = new(argv, env)
 
+    # A benchmark script's options; with --help, its usage (usage's text,
+    # through the block where the script words it otherwise) is printed
+    # and the script exits.
+    def self.parse_or_usage(script, callgrind: false, argv: ARGV, env: ENV)
+      options = parse(argv, env)
+      return options unless options.help?
+
+      text = usage(script, callgrind: callgrind)
+      puts block_given? ? yield(text) : text
+      exit
+    end
+
     def initialize(argv, env)
       @quick = false
       @alloc = true

@@ -68,6 +68,10 @@ if ENV["JETSON_SANITIZE"]
   $LDFLAGS << sanitizers
 end
 
+# JETSON_ASSERTS=1: JT_ASSERT's checks compiled in (bytes/base.h), each a
+# crash with its place when an invariant breaks; `rake compile:asan` sets it.
+# Release builds leave them out. Jetson::BUILD_INFO[:asserts] says which.
+$defs << "-DJT_ASSERTS" if ENV["JETSON_ASSERTS"] && ENV["JETSON_ASSERTS"] != "0"
 # JETSON_DISABLE_SIMD=1: no SSE2, AVX2 or NEON code, only the portable
 # word-at-a-time loops (bytes/simd.h), as on a CPU without vectors; CI tests
 # that build too (`rake test:portable`). Jetson::BUILD_INFO[:simd] is "none".
@@ -81,6 +85,17 @@ $CFLAGS << " -funsigned-char" if ENV["JETSON_UNSIGNED_CHAR"] && ENV["JETSON_UNSI
 $CFLAGS << " -Werror=implicit-function-declaration"
 
 have_func("rb_ext_ractor_safe", "ruby.h")
+
+# Header dependencies per object: the compiler writes, beside each object,
+# the headers it read (-MMD: a json/call.d beside json/call.o, Ruby's own
+# headers left out), and the Makefile includes those files (below), so a
+# header edit rebuilds only the objects that include it, directly or not.
+# -MP adds an empty rule per header, so that a header renamed or removed
+# does not stop make before the objects that named it are compiled again.
+# Added after the checks above, whose test programs need no such files.
+# A compiler without the options builds every object on any header change.
+depfiles = try_cflags("-MMD -MP")
+$CFLAGS << " -MMD -MP" if depfiles
 
 # numbers.c (Schubfach) and grisu2.c include tables of powers of ten
 # computed here with exact Integer arithmetic; the build directory is on the
@@ -103,15 +118,25 @@ $INCFLAGS << " -I$(srcdir)"
 
 create_makefile("jetson/jetson")
 
-# mkmf knows no header dependencies: every object depends on every header,
-# so that changing one rebuilds what may include it.
+# mkmf knows no header dependencies; the compiler's files say them (see
+# -MMD above). An object not compiled yet has no file and is compiled
+# anyway; without the files (a compiler without -MMD), every object depends
+# on every header, so that changing one rebuilds what may include it.
 headers = Dir.glob(File.join($srcdir, "{,*/}*.h")).sort
 # The generated tables are written again when their generator changes (a
 # build directory outlives an edit of pow10_table.rb or grisu_powers_table.rb).
 generated = { "jetson_pow10_table.h" => ["pow10_table.rb", "Jetson::Pow10Table"],
               "jetson_grisu_powers.h" => ["grisu_powers_table.rb", "Jetson::GrisuPowersTable"] }
+# An object compiled before the files were written (a build directory from
+# an older extconf.rb) would otherwise depend on no header at all: it is
+# compiled again.
+$objs.each { |obj| FileUtils.rm_f(obj) unless File.exist?(obj.sub(/\.#{$OBJEXT}\z/, ".d")) } if depfiles
 File.open("Makefile", "a") do |makefile|
-  makefile.puts("", "$(OBJS): #{(headers + generated.keys).join(' ')}")
+  if depfiles
+    makefile.puts("", "CLEANFILES += $(OBJS:.#{$OBJEXT}=.d)", "-include $(OBJS:.#{$OBJEXT}=.d)")
+  else
+    makefile.puts("", "$(OBJS): #{(headers + generated.keys).join(' ')}")
+  end
   generated.each do |header, (script, name)|
     makefile.puts("", "#{header}: $(srcdir)/#{script}",
                   "\t$(RUBY) -r$(srcdir)/#{script} -e '#{name}.write(\"#{header}\")'")

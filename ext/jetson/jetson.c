@@ -33,6 +33,13 @@ static void define_build_info(void)
     /* Plain char is signed on x86-64 and unsigned on arm64. */
     rb_hash_aset(info, ID2SYM(rb_intern("plain_char")),
                  rb_obj_freeze(rb_str_new_cstr(CHAR_MIN < 0 ? "signed" : "unsigned")));
+    /* Whether JT_ASSERT checks its invariants (bytes/base.h): the ASan
+     * build's do, release builds' compile them out. */
+#ifdef JT_ASSERTS
+    rb_hash_aset(info, ID2SYM(rb_intern("asserts")), Qtrue);
+#else
+    rb_hash_aset(info, ID2SYM(rb_intern("asserts")), Qfalse);
+#endif
     /* How a large document's fresh pages come in (bytes/fresh_pages.c). */
 #if defined(__linux__)
     rb_hash_aset(info, ID2SYM(rb_intern("fresh_pages")), rb_obj_freeze(rb_str_new_cstr("populate")));

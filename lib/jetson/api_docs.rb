@@ -37,11 +37,13 @@ module Jetson
   #   # tests that check a build took its CPU's path (docs/platforms.md).
   #   #
   #   # @example
-  #   #   Jetson::BUILD_INFO  # => {simd: "sse2+avx2", compiler: "gcc 12.2.0", plain_char: "signed"}
-  #   # @return [Hash{Symbol => String}] frozen: `simd:` the vector code strings are escaped with
+  #   #   Jetson::BUILD_INFO  # => {simd: "sse2+avx2", compiler: "gcc 12.2.0", plain_char: "signed", asserts: false, ...}
+  #   # @return [Hash{Symbol => String, Boolean}] frozen: `simd:` the vector code strings are escaped with
   #   #   (`"sse2+avx2"`, the AVX2 loop running on this CPU; `"sse2"`; `"neon"`; `"none"`, built
   #   #   without: `JETSON_DISABLE_SIMD=1` or another architecture), `compiler:` its name and
-  #   #   version, `plain_char:` `"signed"` or `"unsigned"` (arm64)
+  #   #   version, `plain_char:` `"signed"` or `"unsigned"` (arm64), `asserts:` whether the
+  #   #   extension's internal invariant checks are compiled in (the sanitizer build's, or
+  #   #   `JETSON_ASSERTS=1`), `fresh_pages:` how a large result's pages come in
   #   BUILD_INFO = {}.freeze
 
   # @!method self.pretty_generate(obj, opts = nil)

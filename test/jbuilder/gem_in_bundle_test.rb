@@ -33,10 +33,9 @@ class GemInBundleTest < Minitest::Test
     require "action_controller/railtie"
     require "action_view/railtie"
     require "jbuilder"
+    require #{File.expand_path("../support/child_app", __dir__).inspect}
     class App < Rails::Application
-      config.eager_load = false
-      config.logger = Logger.new(nil)
-      config.secret_key_base = "test"
+      ChildApp.configure(config)
     end
     App.initialize!
   RUBY

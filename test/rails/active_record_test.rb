@@ -100,16 +100,13 @@ class ActiveRecordTest < Minitest::Test
 
   def test_models_that_change_their_serialization
     Kit::Collection.connect
-    special = Class.new(Post) do
-      def self.name = "SpecialPost"
+    special = named_subclass(Post, "SpecialPost") do
       def serializable_hash(options = nil) = super.merge("special" => true)
     end
-    reader = Class.new(Post) do
-      def self.name = "ReaderPost"
+    reader = named_subclass(Post, "ReaderPost") do
       def body = "<#{super}>"
     end
-    root = Class.new(Post) do
-      def self.name = "RootPost"
+    root = named_subclass(Post, "RootPost") do
       self.include_root_in_json = true
     end
     [special, reader, root].each do |klass|

@@ -84,8 +84,7 @@ class AttributeSetTest < Minitest::Test
   end
 
   def test_attributes_declared_on_the_class
-    declared = Class.new(Post) do
-      def self.name = "DeclaredPost"
+    declared = named_subclass(Post, "DeclaredPost") do
       attribute :mood, :string, default: "calm"
       attribute :score, :integer
     end
@@ -96,17 +95,14 @@ class AttributeSetTest < Minitest::Test
   end
 
   def test_readers_that_are_not_activerecords
-    overridden = Class.new(Post) do
-      def self.name = "OverriddenPost"
+    overridden = named_subclass(Post, "OverriddenPost") do
       def body = "[#{super}]"
       def id = super * 10
     end
-    prepended = Class.new(Post) do
-      def self.name = "PrependedPost"
+    prepended = named_subclass(Post, "PrependedPost") do
       prepend(Module.new { def body = super&.upcase })
     end
-    aliased = Class.new(Post) do
-      def self.name = "AliasedPost"
+    aliased = named_subclass(Post, "AliasedPost") do
       alias_attribute :content, :body
     end
     [overridden, prepended, aliased].each do |klass|
@@ -146,8 +142,7 @@ class AttributeSetTest < Minitest::Test
         t.string :label
       end
     end
-    coded = Class.new(ActiveRecord::Base) do
-      def self.name = "Code"
+    coded = named_subclass(ActiveRecord::Base, "Code") do
       self.table_name = "codes"
     end
     coded.delete_all
@@ -185,8 +180,7 @@ class AttributeSetTest < Minitest::Test
   end
 
   def test_methods_that_change_records_before_their_includes_are_written
-    changing = Class.new(Post) do
-      def self.name = "ChangingPost"
+    changing = named_subclass(Post, "ChangingPost") do
       has_many :comments, foreign_key: :post_id, inverse_of: false
       def shout
         comments.each { |comment| comment.body = comment.body.upcase }

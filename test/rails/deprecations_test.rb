@@ -30,11 +30,10 @@ class DeprecationsTest < Minitest::Test
       framework.deprecator.behavior = COLLECT if framework.respond_to?(:deprecator)
     end
 
+    require "support/child_app"
     class App < Rails::Application
       config.load_defaults "#{Rails::VERSION::MAJOR}.#{Rails::VERSION::MINOR}"
-      config.eager_load = false
-      config.logger = Logger.new(nil)
-      config.secret_key_base = "test"
+      ChildApp.configure(config)
       config.hosts.clear
       config.active_support.deprecation = COLLECT
       config.active_support.disallowed_deprecation = COLLECT
@@ -98,7 +97,8 @@ class DeprecationsTest < Minitest::Test
     skip "subprocess tests do not run under valgrind" if ENV["JETSON_MEMCHECK"]
 
     lib = File.expand_path("../../lib", __dir__)
-    out, err, status = Open3.capture3(RbConfig.ruby, "-I", lib, "-e", APP)
+    test_dir = File.expand_path("..", __dir__)
+    out, err, status = Open3.capture3(RbConfig.ruby, "-I", lib, "-I", test_dir, "-e", APP)
     assert status.success?, err
     report = JSON.parse(out.lines.last)
     assert_empty report["jetson"], "deprecations reported from Jetson's code"

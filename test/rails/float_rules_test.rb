@@ -18,14 +18,9 @@ class RailsFloatRulesTest < Minitest::Test
   DOUBLES = Integer(ENV.fetch("JETSON_RAILS_FLOATS", ENV["JETSON_MEMCHECK"] ? "1000" : "50000"))
   DEFAULT = Jetson::Rails::EncodingRules.default_encoder
 
-  def teardown
-    ActiveSupport.json_encoder = DEFAULT
-    Jetson::Rails.reference_encoder = nil
-  end
+  def teardown = RailsOracle.restore_encoders
 
-  def seed
-    Integer(ENV["JETSON_FLOAT_SEED"] || Minitest.seed)
-  end
+  def seed = seed_from("JETSON_FLOAT_SEED")
 
   # Every document encoded by `encoder` (to_json for :to_json).
   def encode_all(encoder, documents)

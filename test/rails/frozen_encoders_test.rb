@@ -102,13 +102,7 @@ class FrozenEncodersTest < Minitest::Test
   # made shareable, Oj's bytes, natively or (options Oj reads: indent:)
   # through an Oj encoder made for the call.
   OJ_CHILD = <<~'RUBY'
-    require "bundler/setup"
-    require "json"
-    require "oj"
-    require "active_support"
-    require "active_support/json"
-    require "active_support/core_ext"
-    Oj.optimize_rails
+    require "support/oj_child/rails"
     require "jetson/rails"
     require "support/rails_graph"
 

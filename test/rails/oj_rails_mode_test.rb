@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "support/subprocess"
+require "support/oj_child"
 
 # Scripts and apps that call Oj.optimize_rails: jetson/jbuilder and
 # Jetson::OjEncoder write Oj's Rails-mode bytes natively
@@ -14,15 +15,10 @@ require "support/subprocess"
 # methods for the whole process, so the comparison runs in a child.
 class OjRailsModeTest < Minitest::Test
   include JetsonSubprocess
+  include OjChild
 
   CHILD = <<~'RUBY'
-    require "bundler/setup"
-    require "json"
-    require "oj"
-    require "active_support"
-    require "active_support/json"
-    require "active_support/core_ext"
-    Oj.optimize_rails
+    require "support/oj_child/rails"
     require "jetson/jbuilder"
     require "support/rails_graph"
 
@@ -97,10 +93,6 @@ class OjRailsModeTest < Minitest::Test
     end
     puts JSON.generate(report)
   RUBY
-
-  def setup
-    skip "oj is not installed" unless Gem.loaded_specs["oj"]
-  end
 
   def test_jbuilder_writes_ojs_rails_mode_bytes_natively
     seeds = Integer(ENV.fetch("OJ_DOCS", "400"))

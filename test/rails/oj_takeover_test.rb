@@ -13,10 +13,9 @@ class OjTakeoverTest < Minitest::Test
     require "action_controller/railtie"
     require "oj"
     require ENV.fetch("ENTRY")
+    require "support/child_app"
     class App < Rails::Application
-      config.eager_load = false
-      config.logger = Logger.new(nil)
-      config.secret_key_base = "test"
+      ChildApp.configure(config)
       config.jetson.rails_encoder = ENV["OPT_IN"] == "1"
       config.jetson.oj = ENV["OJ"].to_sym if ENV["OJ"]
       config.load_defaults ENV["DEFAULTS"] if ENV["DEFAULTS"]
@@ -46,7 +45,8 @@ class OjTakeoverTest < Minitest::Test
 
   def run_child(script, env = {})
     lib = File.expand_path("../../lib", __dir__)
-    out, err, status = Open3.capture3(env, RbConfig.ruby, "-I", lib, "-e", script)
+    test_dir = File.expand_path("..", __dir__)
+    out, err, status = Open3.capture3(env, RbConfig.ruby, "-I", lib, "-I", test_dir, "-e", script)
     assert status.success?, err
     [out.lines.map(&:chomp), err]
   end

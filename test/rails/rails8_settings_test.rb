@@ -78,13 +78,10 @@ class Rails8SettingsTest < Minitest::Test
 
   def teardown
     @saved.each { |name, value| SETTINGS.public_send(:"#{name}=", value) }
-    ActiveSupport.json_encoder = DEFAULT
-    Jetson::Rails.reference_encoder = nil
+    RailsOracle.restore_encoders
   end
 
-  def seed
-    Integer(ENV["JETSON_RAILS_SEED"] || Minitest.seed)
-  end
+  def seed = seed_from("JETSON_RAILS_SEED")
 
   # [escape_html_entities_in_json, use_standard_json_time_format,
   # time_precision, escape_js_separators_in_json (nil where it does not exist)]
@@ -295,11 +292,10 @@ class Rails8SettingsTest < Minitest::Test
     require "jetson/rails"
     require "support/rails_oracle"
     require "support/rails_graph"
+    require "support/child_app"
     class App < Rails::Application
       config.load_defaults ENV.fetch("DEFAULTS")
-      config.eager_load = false
-      config.logger = Logger.new(nil)
-      config.secret_key_base = "test"
+      ChildApp.configure(config)
       config.hosts.clear
       config.jetson.rails_encoder = true
       config.active_support.deprecation = :silence

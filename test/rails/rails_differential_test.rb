@@ -38,8 +38,7 @@ class RailsDifferentialTest < Minitest::Test
 
   def teardown
     @saved.each { |name, value| ActiveSupport::JSON::Encoding.public_send(:"#{name}=", value) }
-    ActiveSupport.json_encoder = DEFAULT
-    Jetson::Rails.reference_encoder = nil
+    RailsOracle.restore_encoders
     Time.zone = @saved_zone
   end
 
@@ -58,9 +57,7 @@ class RailsDifferentialTest < Minitest::Test
     @stock || RailsOracle.stock
   end
 
-  def seed
-    Integer(ENV["JETSON_RAILS_SEED"] || Minitest.seed)
-  end
+  def seed = seed_from("JETSON_RAILS_SEED")
 
   # [:ok, bytes, warning count] or [:error, class, message, warning count].
   def outcome(encoder, value, options)

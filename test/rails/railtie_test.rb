@@ -11,10 +11,9 @@ class RailtieTest < Minitest::Test
     require "rails"
     require "jetson/rails"
     require "support/rails_oracle"
+    require "support/child_app"
     class App < Rails::Application
-      config.eager_load = false
-      config.logger = Logger.new(nil)
-      config.secret_key_base = "test"
+      ChildApp.configure(config)
       config.active_support.deprecation = :silence
       config.jetson.rails_encoder = ENV["OPT_IN"] == "1"
     end

@@ -165,12 +165,10 @@ class RecordsCacheKeysTest < Minitest::Test
   def test_a_model_with_its_own_cache_version
     w = world_of("sqlite3")
     base = w.model(:comment)
-    own_version = Class.new(base) do
-      def self.name = "OwnVersionComment"
+    own_version = named_subclass(base, "OwnVersionComment") do
       def cache_version = "v#{id}"
     end
-    own_key = Class.new(base) do
-      def self.name = "OwnKeyComment"
+    own_key = named_subclass(base, "OwnKeyComment") do
       def cache_key = "comment-#{id}"
     end
     with_versioning do

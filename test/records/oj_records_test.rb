@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rbconfig"
 require "json"
 require "support/record_matrix"
+require "support/oj_child"
 
 # Records, relations and association proxies under Oj's Rails encoder
 # (Oj.optimize_rails), written natively by Jetson::OjEncoder and
@@ -13,16 +13,12 @@ require "support/record_matrix"
 # replaces ActiveSupport's encoder and JSON's methods for good, so the
 # comparison runs in a child process, which reads the parent's rows.
 class RecordsOjNativeTest < Minitest::Test
-  ROOT = File.expand_path("../..", __dir__)
+  include OjChild
 
   CHILD = <<~'RUBY'
-    require "bundler/setup"
-    require "oj"
-    require "jetson/jbuilder"
-    require "support/record_matrix"
-    RecordMatrix.use_databases(Marshal.load([ARGV[0]].pack("H*")))
+    require "support/oj_child/records"
     Oj.optimize_rails
-    adapters = ARGV[1].split(",")
+    adapters = ARGV[0].split(",")
 
     require "support/oj_call_count" # CountOjCalls.calls: every value handed to Oj
 
@@ -33,6 +29,31 @@ class RecordsOjNativeTest < Minitest::Test
     end
 
     def native_records = Jetson::Rails.diagnostics[:records][:native]
+
+    # Jetson::OjEncoder (to_json and render json:, after the takeover) and
+    # Jbuilder's target! (a value under a key), each against Oj's encoder on
+    # the same value built anew; counted into r, a difference named by
+    # `where` (adapter, zone, query).
+    def compare(r, where, build, options)
+      native_before = native_records
+      calls_before = CountOjCalls.calls
+      ours = outcome { Jetson::OjEncoder.new(options).encode(build.call) }
+      r["native"] += native_records - native_before
+      r["oj_calls"] += CountOjCalls.calls - calls_before
+      oj = outcome { Oj::Rails::Encoder.new(options).encode(build.call) }
+      pairs = [[ours, oj, options]]
+      if options.nil?
+        pairs << [outcome { Jbuilder.new { |json| json.v build.call }.target! },
+                  outcome { { "v" => build.call }.to_json }, :jbuilder]
+      end
+      pairs.each do |mine, theirs, how|
+        r["compared"] += 1
+        next if mine == theirs
+
+        r["differ"] += 1
+        r["diffs"] << [*where, how.inspect, mine.inspect[0, 400], theirs.inspect[0, 400]] if r["diffs"].size < 4
+      end
+    end
 
     worlds = adapters.to_h { |adapter| [adapter, RecordMatrix.world(adapter, insert: false)] }
     OjArray = Class.new(Array)
@@ -109,35 +130,10 @@ class RecordsOjNativeTest < Minitest::Test
         extra_queries.each { |name, (build, options)| queries[name] = [-> { build.call(world) }, options] }
         queries.select! { |name, _| some.include?(name) } unless index.zero?
         combos.each do |combo|
-          saved = RecordMatrix.apply(combo)
-          begin
+          RecordMatrix.with_combo(combo) do
             queries.each do |name, (build, option_sets)|
-              option_sets.each do |options|
-                # Jetson::OjEncoder (to_json and render json:, after the
-                # takeover) and Jbuilder's target! (a value under a key),
-                # each against Oj's encoder on the same value built anew.
-                native_before = native_records
-                calls_before = CountOjCalls.calls
-                ours = outcome { Jetson::OjEncoder.new(options).encode(build.call) }
-                r["native"] += native_records - native_before
-                r["oj_calls"] += CountOjCalls.calls - calls_before
-                oj = outcome { Oj::Rails::Encoder.new(options).encode(build.call) }
-                pairs = [[ours, oj, options]]
-                if options.nil?
-                  pairs << [outcome { Jbuilder.new { |json| json.v build.call }.target! },
-                            outcome { { "v" => build.call }.to_json }, :jbuilder]
-                end
-                pairs.each do |mine, theirs, how|
-                  r["compared"] += 1
-                  next if mine == theirs
-
-                  r["differ"] += 1
-                  r["diffs"] << [adapter, combo[:zone], name, how.inspect, mine.inspect[0, 400], theirs.inspect[0, 400]] if r["diffs"].size < 4
-                end
-              end
+              option_sets.each { |options| compare(r, [adapter, combo[:zone], name], build, options) }
             end
-          ensure
-            RecordMatrix.restore(saved)
           end
         end
       end
@@ -145,17 +141,10 @@ class RecordsOjNativeTest < Minitest::Test
     puts JSON.generate(report)
   RUBY
 
-  def setup
-    skip "oj is not installed" unless Gem.loaded_specs["oj"]
-  end
-
   def test_records_under_ojs_rails_encoder
     adapters = RecordMatrix.databases.select { |_, config| config.is_a?(Hash) }.map(&:first)
     adapters.each { |adapter| RecordMatrix.world(adapter) } # the rows
-    databases = Marshal.dump(RecordMatrix.databases).unpack1("H*")
-    output = IO.popen([RbConfig.ruby, "-I", File.join(ROOT, "lib"), "-I", File.join(ROOT, "test"), "-e", CHILD,
-                       databases, adapters.join(",")], &:read)
-    assert $?.success?, "the child failed"
+    output = records_child(CHILD, adapters.join(","))
     report = JSON.parse(output.lines.last)
     assert_equal 7, report.size
     assert_equal adapters, report["Oj.optimize_rails"]["adapters"]

@@ -4,6 +4,7 @@ require "test_helper"
 require "rbconfig"
 require "json"
 require "support/record_matrix"
+require "support/oj_child"
 
 # Apps that also call Oj.optimize_rails. It replaces ActiveSupport's encoder
 # and the json gem's JSON.generate and JSON.parse (Oj.mimic_JSON), for the
@@ -20,16 +21,12 @@ require "support/record_matrix"
 #   jetson/jbuilder's target! alike (which writes Oj's bytes natively, the
 #   records' values as Ruby casts them).
 class RecordsOjTest < Minitest::Test
-  ROOT = File.expand_path("../..", __dir__)
+  include OjChild
 
   # The child: builds the values from the world's rows and prints one JSON
   # document of { label => output }.
   CHILD = <<~'RUBY'
-    require "bundler/setup"
-    require "oj"
-    require "jetson/jbuilder"
-    require "support/record_matrix"
-    RecordMatrix.use_databases(Marshal.load([ARGV[1]].pack("H*")))
+    require "support/oj_child/records"
     world = RecordMatrix.world("sqlite3", insert: false)
     case ARGV[0]
     when "plain" then nil
@@ -51,13 +48,7 @@ class RecordsOjTest < Minitest::Test
     $stdout.write(JSON.generate(out))
   RUBY
 
-  def child(mode)
-    databases = [Marshal.dump(RecordMatrix.databases).unpack1("H*")]
-    output = IO.popen([RbConfig.ruby, "-I", File.join(ROOT, "lib"), "-I", File.join(ROOT, "test"), "-e", CHILD, mode,
-                       *databases], &:read)
-    assert $?.success?, "the #{mode} child failed"
-    JSON.parse(output)
-  end
+  def child(mode) = JSON.parse(records_child(CHILD, mode))
 
   def default_encoder
     script = 'require "bundler/setup"; require "active_support"; require "active_support/json"; ' \

@@ -44,8 +44,7 @@ class RecordsRailsModeTest < Minitest::Test
     [true, false].each do |aware|
       models = world.models.fetch(aware)
       RecordMatrix.combos.each do |combo|
-        saved = RecordMatrix.apply(combo)
-        begin
+        RecordMatrix.with_combo(combo) do
           RecordMatrix::QUERIES.each do |name, (build, option_sets)|
             option_sets.each do |options|
               calls += 1
@@ -53,8 +52,6 @@ class RecordsRailsModeTest < Minitest::Test
               compare(label, -> { build.call(models) }, options, errors)
             end
           end
-        ensure
-          RecordMatrix.restore(saved)
         end
       end
     end

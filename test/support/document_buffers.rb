@@ -90,4 +90,32 @@ module DocumentBuffers
     expected = 2.times.map { |i| JSON.generate(eval(doc_source)) } # rubocop:disable Security/Eval
     assert_equal expected.join("\n"), output
   end
+
+  # The tests both files run, each on documents of its own range: the
+  # including class's SIZES says how large (nested: the inner document, and
+  # the outer one's parts before and after it; raising: the document before
+  # the failing to_json, and the one generated after; threads: how many,
+  # each document's parts before and after the switch, and the calls each
+  # thread makes). doc_of(bytes, tag) is the class's.
+  module Walks
+    def test_generate_from_a_to_json_inside_a_document
+      inner_bytes, before, after = self.class::SIZES.fetch(:nested)
+      inner = doc_of(inner_bytes, "inner")
+      outer = [doc_of(before, "before"), Nested.new(inner), doc_of(after, "after"), Nested.new([1, "small"])]
+      assert_generates_with_nested_calls(outer, inner)
+    end
+
+    def test_a_document_that_raises_half_way
+      before, after = self.class::SIZES.fetch(:raising)
+      assert_recovers_from_a_raising_to_json(doc_of(before, "raises")) { |i| doc_of(after, "after #{i}") }
+    end
+
+    def test_threads_that_switch_in_the_middle_of_documents
+      threads, before, after, calls = self.class::SIZES.fetch(:threads)
+      docs = threads.times.map do |t|
+        [doc_of(before, "t#{t}"), Nested.new({ "thread" => t }) { Thread.pass }, doc_of(after, "t#{t}b")]
+      end
+      assert_threads_generate_their_own(docs, calls)
+    end
+  end
 end

@@ -124,19 +124,23 @@ class JbuilderGenerator
 
   # ---- configuration -------------------------------------------------------------
 
+  # The texts whose chance comes up, in order, from [probability, text]
+  # pairs; a text that draws values of its own is a lambda, called only when
+  # its chance came up, so the random stream is read as it always was
+  # (each chance, then that text's picks) and a seed gives the same cases.
+  def some_of(*choices)
+    choices.filter_map { |p, text| (text.respond_to?(:call) ? text.call : text) if chance(p) }
+  end
+
   def constructor_args
-    parts = []
-    parts << "ignore_nil: #{pick(%w[true false])}" if chance(0.5)
-    parts << "key_formatter: Jbuilder::KeyFormatter.new(#{pick(FORMATS)})" if chance(0.5)
-    parts << "deep_format_keys: true" if chance(0.3)
-    parts.join(", ")
+    some_of([0.5, -> { "ignore_nil: #{pick(%w[true false])}" }],
+            [0.5, -> { "key_formatter: Jbuilder::KeyFormatter.new(#{pick(FORMATS)})" }],
+            [0.3, "deep_format_keys: true"]).join(", ")
   end
 
   def class_setup
-    lines = []
-    lines << "Jbuilder.key_format #{pick(FORMATS)}" if chance(0.6)
-    lines << "Jbuilder.ignore_nil" if chance(0.4)
-    lines << "Jbuilder.deep_format_keys" if chance(0.3)
+    lines = some_of([0.6, -> { "Jbuilder.key_format #{pick(FORMATS)}" }], [0.4, "Jbuilder.ignore_nil"],
+                    [0.3, "Jbuilder.deep_format_keys"])
     lines.empty? ? "Jbuilder.ignore_nil" : lines.join("\n")
   end
 
@@ -255,10 +259,17 @@ class JbuilderGenerator
     [head, *indent(body), "end"]
   end
 
-  def stmt_collection(var, depth, items)
+  # A block over a random collection, its element named for the depth: the
+  # block's first line (the collection's code and the element's name given)
+  # and its statements.
+  def collection_block(var, depth, items)
     coll, kind = collection
     x = item_name(depth)
-    ["#{var}.#{key}(#{coll}) do |#{x}|", *indent(statements(var, depth + 1, items + [[x, kind]])), "end"]
+    [yield(coll, x), *indent(statements(var, depth + 1, items + [[x, kind]])), "end"]
+  end
+
+  def stmt_collection(var, depth, items)
+    collection_block(var, depth, items) { |coll, x| "#{var}.#{key}(#{coll}) do |#{x}|" }
   end
 
   def attributes_for(kind)
@@ -285,9 +296,7 @@ class JbuilderGenerator
   end
 
   def stmt_call_block(var, depth, items)
-    coll, kind = collection
-    x = item_name(depth)
-    ["#{var}.(#{coll}) do |#{x}|", *indent(statements(var, depth + 1, items + [[x, kind]])), "end"]
+    collection_block(var, depth, items) { |coll, x| "#{var}.(#{coll}) do |#{x}|" }
   end
 
   def stmt_merge(var, _depth, items)

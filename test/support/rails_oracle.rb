@@ -18,6 +18,14 @@ module RailsOracle
   @shims = {}
 
   class << self
+    # ActiveSupport's encoder back to the one it picked when it loaded, and
+    # Jetson's reference encoder unset: the teardown of a test that set
+    # either.
+    def restore_encoders
+      ActiveSupport.json_encoder = Jetson::Rails::EncodingRules.default_encoder
+      Jetson::Rails.reference_encoder = nil
+    end
+
     # Every encoder of ActiveSupport's this app could use, the default first.
     def reference_encoders
       rules = Jetson::Rails::EncodingRules

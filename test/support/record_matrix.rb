@@ -103,6 +103,17 @@ module RecordMatrix
     saved[:settings].each { |name, value| ActiveSupport::JSON::Encoding.public_send(:"#{name}=", value) }
   end
 
+  # The block's value, run under a combination, which is undone after it
+  # (raise or not).
+  def self.with_combo(combo)
+    saved = apply(combo)
+    begin
+      yield
+    ensure
+      restore(saved)
+    end
+  end
+
   SAMPLE_OPTIONS = [nil, { only: %i[id at6 day data clock] }, { except: %i[body notes prefs] },
                     { methods: %i[twice old_name color] }, { only: [:status, :kind, "price", :amount] },
                     { root: true, only: :id },

@@ -41,14 +41,11 @@ module RecordsOracle
   def self.render(world, kase, templates)
     _adapter, aware, combo, query, names, template = kase
     models = world.models.fetch(aware)
-    saved = RecordMatrix.apply(RecordMatrix::COMBOS.fetch(combo))
-    begin
+    RecordMatrix.with_combo(RecordMatrix::COMBOS.fetch(combo)) do
       [:ok, templates.fetch(template).call(RecordMatrix::QUERIES.fetch(query).first.call(models), names)]
     rescue StandardError => e
       # error_highlight's snippet (after a blank line) names the caller's code.
       [:error, e.class.name, e.message.sub(/\n\n.*/m, "").gsub(/0x\h+/, "0x…")]
-    ensure
-      RecordMatrix.restore(saved)
     end
   end
 

@@ -39,6 +39,22 @@
 #define JT_PRINTF(fmt, first)
 #endif
 
+/* JT_ASSERT(cond): an invariant the code rests on (room reserved before an
+ * unchecked write, a length within its buffer), checked where JT_ASSERTS is
+ * defined: the ASan+UBSan build (`rake compile:asan`, JETSON_ASSERTS=1 to
+ * extconf.rb) and any build made with JETSON_ASSERTS=1. A broken one is a
+ * bug of Jetson's, not an error a caller can rescue: rb_bug prints where
+ * and both backtraces, then aborts, so a test run cannot pass over it. In
+ * release builds it compiles to nothing: the condition is not evaluated
+ * (sizeof only type-checks it, and keeps a variable read only by an
+ * assertion from being reported unused). */
+#ifdef JT_ASSERTS
+#define JT_ASSERT(cond) \
+    ((cond) ? (void)0 : rb_bug("Jetson: assertion failed: %s (%s:%d)", #cond, __FILE__, __LINE__))
+#else
+#define JT_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+
 /* The handles every layer uses: the Jetson module, its errors, Ruby's
  * generic method IDs, encodings and the Ractor-local keys of this layer's
  * caches. Written once by Init_jetson and only read afterwards, which keeps

@@ -194,6 +194,8 @@ static bool extend_sized(jt_buffer *b, size_t required)
     const size_t whole = (size_t)RSTRING_LEN(b->heap);
     if (required > whole) return false;
     const size_t step = sized_step(b, required, whole);
+    /* A step never shrinks what the document may write. */
+    JT_ASSERT(step >= b->capa && step >= required);
     jt_fresh_pages_populate(b->ptr + b->capa, step - b->capa);
     b->capa = step;
     return true;
@@ -299,6 +301,7 @@ static size_t expected_length(size_t len, size_t capa)
  * empty, else its memory goes back at once. */
 static void move_into(jt_buffer *b, VALUE heap)
 {
+    JT_ASSERT(b->len <= (size_t)RSTRING_LEN(heap));
     memcpy(RSTRING_PTR(heap), b->ptr, b->len);
     if (b->heap) {
         if (holds_scratch(b) && NIL_P(rb_ractor_local_storage_value(jt.scratch_buffer_key))) {
@@ -358,6 +361,8 @@ static void jt_buffer_spill(jt_buffer *b, size_t capa, size_t required)
     }
     b->ptr = RSTRING_PTR(b->heap);
     b->capa = capa;
+    /* Every branch leaves room for the write at hand, within the String. */
+    JT_ASSERT(capa >= required && capa <= (size_t)RSTRING_LEN(b->heap));
     b->moves++;
 }
 
@@ -434,6 +439,7 @@ VALUE jt_buffer_finish(jt_buffer *b)
      * with exact-size results, collects 13). */
     /* A sized String's whole length, not the step its document reached. */
     const size_t capacity = b->sized ? (size_t)RSTRING_LEN(b->heap) : b->capa;
+    JT_ASSERT(b->len <= capacity && capacity <= (size_t)RSTRING_LEN(b->heap));
     const size_t unused = capacity - b->len;
     const bool slack = unused > 4096 && unused > b->len / 16;
     /* Copied out exact-size, with the working memory freed at once or kept:

@@ -107,6 +107,7 @@ JT_INLINE void jt_buffer_push(jt_buffer *b, char c)
 /* Caller has reserved room. */
 JT_INLINE void jt_buffer_push_unsafe(jt_buffer *b, char c)
 {
+    JT_ASSERT(b->len < b->capa);
     b->ptr[b->len++] = c;
 }
 

@@ -61,6 +61,14 @@ JT_INLINE char *escape_non_ascii(char *dst, const unsigned char *pp[], const uns
     return write_u_escape(dst, code);
 }
 
+/* Eight bytes as a word (the word loop's block). */
+JT_INLINE uint64_t load_word(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
 /* Reads n (1..7) bytes as a little-endian word, zero above them, with loads
  * that stay inside [p, p + n). */
 JT_INLINE uint64_t load_partial(const unsigned char *p, size_t n)

@@ -20,6 +20,29 @@ JT_INLINE __m256i JT_ESCAPE_NAME(wide_hits)(__m256i v, int mode)
 }
 #endif
 
+#ifndef JT_COPY_CLEAN_BLOCKS
+/* The loop of each block width below (AVX2's 32 bytes, the vectors' 16, a
+ * word's 8): a block of `width` bytes loaded into `block` (LOAD, an
+ * expression of p), stored whole (STORE: dst has the room), and HITS, a
+ * mask of its bytes that need attention with LANE_BITS bits per byte; at
+ * the first block with a hit, dst and p move to that byte and the loop
+ * leaves for `special`. */
+#define JT_COPY_CLEAN_BLOCKS(width, type, load, store, hits, lane_bits) \
+    while (end - p >= (width)) {                                      \
+        type block = (load);                                          \
+        uint64_t hit_mask = (uint64_t)(hits);                         \
+        store;                                                        \
+        if (hit_mask) {                                               \
+            int skip = __builtin_ctzll(hit_mask) / (lane_bits);       \
+            dst += skip;                                              \
+            p += skip;                                                \
+            goto special;                                             \
+        }                                                             \
+        dst += (width);                                               \
+        p += (width);                                                 \
+    }
+#endif
+
 /* Escapes [p, end) into dst, which has room for 6 bytes per input byte (the
  * most any byte can grow: a control character becomes \u00XX) plus
  * JT_ESCAPE_SLACK. With that room guaranteed, runs are copied a vector or a
@@ -29,50 +52,16 @@ JT_INLINE char *JT_ESCAPE_NAME(escape_into)(char *dst, const unsigned char *p, c
 {
     for (;;) {
 #if JT_ESCAPE_AVX2
-        while (end - p >= 32) {
-            __m256i v = _mm256_loadu_si256((const __m256i *)p);
-            unsigned mask = (unsigned)_mm256_movemask_epi8(JT_ESCAPE_NAME(wide_hits)(v, mode));
-            _mm256_storeu_si256((__m256i *)dst, v);
-            if (mask) {
-                int skip = __builtin_ctz(mask);
-                dst += skip;
-                p += skip;
-                goto special;
-            }
-            dst += 32;
-            p += 32;
-        }
+        JT_COPY_CLEAN_BLOCKS(32, __m256i, _mm256_loadu_si256((const __m256i *)p),
+                             _mm256_storeu_si256((__m256i *)dst, block),
+                             (unsigned)_mm256_movemask_epi8(JT_ESCAPE_NAME(wide_hits)(block, mode)), 1)
 #endif
 #if JT_SIMD
-        while (end - p >= 16) {
-            jt_vec v = jt_vec_load(p);
-            uint64_t mask = jt_vector_attention(v, mode);
-            jt_vec_store(dst, v);
-            if (mask) {
-                int skip = __builtin_ctzll(mask) / JT_VEC_MASK_BITS;
-                dst += skip;
-                p += skip;
-                goto special;
-            }
-            dst += 16;
-            p += 16;
-        }
+        JT_COPY_CLEAN_BLOCKS(16, jt_vec, jt_vec_load(p), jt_vec_store(dst, block), jt_vector_attention(block, mode),
+                             JT_VEC_MASK_BITS)
 #endif
         /* Eight bytes at a time for what the vectors left (and for short strings). */
-        while (end - p >= 8) {
-            uint64_t x;
-            memcpy(&x, p, 8);
-            memcpy(dst, &x, 8);
-            uint64_t hit = jt_swar_attention(x, mode);
-            if (hit) {
-                int skip = __builtin_ctzll(hit) >> 3;
-                dst += skip;
-                p += skip;
-                goto special;
-            }
-            dst += 8;
-            p += 8;
-        }
+        JT_COPY_CLEAN_BLOCKS(8, uint64_t, load_word(p), memcpy(dst, &block, 8), jt_swar_attention(block, mode), 8)
         /* The last 1..7 bytes in one word too, read without overrunning. */
         if (p >= end) return dst;
         {

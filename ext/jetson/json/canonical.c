@@ -150,8 +150,7 @@ static void write_pair_separator(jt_gen *g, long i)
 static void write_sorted_hash(jt_gen *g, VALUE sorted)
 {
     VALUE pairs = rb_funcall(sorted, rb_intern("to_a"), 0);
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '{');
+    jt_open_container(g, '{');
     for (long i = 0; i < RARRAY_LEN(pairs); i++) {
         VALUE pair = RARRAY_AREF(pairs, i);
         write_pair_separator(g, i);
@@ -159,8 +158,7 @@ static void write_sorted_hash(jt_gen *g, VALUE sorted)
         jt_buffer_push(g->buf, ':');
         jt_gen_value(g, RARRAY_AREF(pair, 1));
     }
-    --g->depth;
-    jt_buffer_push(g->buf, '}');
+    jt_close_container(g, '}');
     RB_GC_GUARD(pairs);
 }
 
@@ -216,8 +214,7 @@ static void canonical_hash(jt_gen *g, VALUE hash)
     long *order = (long *)keys;
     for (long i = 0; i < n; i++) order[i] = keys[i].index;
 
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '{');
+    jt_open_container(g, '{');
     for (long i = 0; i < n; i++) {
         long at = order[i];
         VALUE name = collected(&c, 2 * at);
@@ -227,8 +224,7 @@ static void canonical_hash(jt_gen *g, VALUE hash)
         jt_buffer_push(g->buf, ':');
         jt_gen_value(g, collected(&c, 2 * at + 1));
     }
-    --g->depth;
-    jt_buffer_push(g->buf, '}');
+    jt_close_container(g, '}');
     if (keys_buffer) ALLOCV_END(keys_buffer);
     RB_GC_GUARD(c.pairs);
     RB_GC_GUARD(hash);

@@ -192,11 +192,9 @@ void jt_gen_array(jt_gen *g, VALUE ary)
         gen_array_general(g, ary);
         return;
     }
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '[');
+    jt_open_container(g, '[');
     if (RARRAY_LEN(ary) != 0) gen_elements_compact(g, ary); /* else "[]" */
-    --g->depth;
-    jt_buffer_push(g->buf, ']');
+    jt_close_container(g, ']');
 }
 
 /* --- scalars ------------------------------------------------------------- */

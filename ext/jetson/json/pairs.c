@@ -571,12 +571,10 @@ void jt_gen_hash(jt_gen *g, VALUE hash)
     }
     /* An empty Hash walks no pair: "{}" all the same, without asking its
      * size (a call). */
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '{');
+    jt_open_container(g, '{');
     struct hash_iter it = { .g = g, .hash = hash, .first = true };
     if (RB_UNLIKELY(!g->short_keys) && g->buf->heap && g->short_key_storage) jt_short_keys_enable(g);
     gen_pairs(hash, g->short_keys ? hash_pair_cached_i : jt_hash_pair_compact_i, &it);
-    --g->depth;
-    jt_buffer_push(g->buf, '}');
+    jt_close_container(g, '}');
     RB_GC_GUARD(hash);
 }

@@ -1,28 +1,24 @@
 #include "json/state.h"
 #include "bytes/buffer.h"
 
+/* The configuration's Ruby values, the one list the GC's marking and
+ * compaction both walk (a value added to jt_config goes here, once). */
+#define STATE_VALUES(cfg) \
+    { &(cfg)->indent, &(cfg)->space, &(cfg)->space_before, &(cfg)->object_nl, &(cfg)->array_nl, \
+      &(cfg)->as_json, &(cfg)->sort_keys }
+
 static void state_mark(void *ptr)
 {
     jt_config *cfg = ptr;
-    rb_gc_mark_movable(cfg->indent);
-    rb_gc_mark_movable(cfg->space);
-    rb_gc_mark_movable(cfg->space_before);
-    rb_gc_mark_movable(cfg->object_nl);
-    rb_gc_mark_movable(cfg->array_nl);
-    rb_gc_mark_movable(cfg->as_json);
-    rb_gc_mark_movable(cfg->sort_keys);
+    VALUE *values[] = STATE_VALUES(cfg);
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) rb_gc_mark_movable(*values[i]);
 }
 
 static void state_compact(void *ptr)
 {
     jt_config *cfg = ptr;
-    cfg->indent = rb_gc_location(cfg->indent);
-    cfg->space = rb_gc_location(cfg->space);
-    cfg->space_before = rb_gc_location(cfg->space_before);
-    cfg->object_nl = rb_gc_location(cfg->object_nl);
-    cfg->array_nl = rb_gc_location(cfg->array_nl);
-    cfg->as_json = rb_gc_location(cfg->as_json);
-    cfg->sort_keys = rb_gc_location(cfg->sort_keys);
+    VALUE *values[] = STATE_VALUES(cfg);
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) *values[i] = rb_gc_location(*values[i]);
 }
 
 static size_t state_memsize(const void *ptr)

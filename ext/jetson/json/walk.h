@@ -186,6 +186,21 @@ JT_INLINE long jt_enter_container(jt_gen *g)
     return depth;
 }
 
+/* A container's opening bracket once it is entered (the nesting test
+ * above), and its closing one as it is left: how a writer without layout
+ * begins and ends a Hash or an Array. */
+JT_INLINE void jt_open_container(jt_gen *g, char bracket)
+{
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, bracket);
+}
+
+JT_INLINE void jt_close_container(jt_gen *g, char bracket)
+{
+    --g->depth;
+    jt_buffer_push(g->buf, bracket);
+}
+
 /* Whether a container one level below the current one is within
  * max_nesting: the test of jt_enter_container for the writers that write
  * a container in place without entering it (number tuples, an empty Array

@@ -210,16 +210,20 @@ module Jetson
           settings = @settings
           return unless settings
 
-          case name
-          when :Jbuilder
-            formats, with_options = settings[:key_format]
-            klass.key_format(*formats, **with_options) if formats && (formats.any? || with_options.any?)
-            klass.ignore_nil(true) if settings[:ignore_nil]
-            klass.deep_format_keys(true) if settings[:deep_format_keys]
-          when :JbuilderTemplate
-            options = settings[:template_lookup_options]
-            klass.template_lookup_options = options if options && options != { handlers: [:jbuilder] }
-          end
+          apply_template_settings(klass, settings) if name == :JbuilderTemplate
+          return unless name == :Jbuilder
+
+          formats, with_options = settings[:key_format]
+          klass.key_format(*formats, **with_options) if formats && (formats.any? || with_options.any?)
+          klass.ignore_nil(true) if settings[:ignore_nil]
+          klass.deep_format_keys(true) if settings[:deep_format_keys]
+        end
+
+        # The template lookup options the gem's JbuilderTemplate was given,
+        # unless they were the gem's own default.
+        def apply_template_settings(klass, settings)
+          options = settings[:template_lookup_options]
+          klass.template_lookup_options = options if options && options != { handlers: [:jbuilder] }
         end
       end
     end
