@@ -114,4 +114,15 @@ class ArchitectureMapTest < Minitest::Test
       assert_includes report.stale, "state.rb (the row of `lib/jetson/views/`)"
     end
   end
+
+  # A folder mentioned in a row (`lib/` in a sentence) maps nothing below a
+  # mapped folder; only a sub-folder inside one (the generators') covers its
+  # files.
+  def test_a_folder_above_the_mapped_ones_covers_no_file
+    with_tree(TREE + %w[lib/jetson/views/render_events.rb]) do |root|
+      doc = MAP_DOC.sub("`generators/` (the templates)", "`generators/` (the templates), all of `lib/`")
+      report = MAP.check(root, doc)
+      assert_equal ["lib/jetson/views/render_events.rb"], report.unmapped
+    end
+  end
 end

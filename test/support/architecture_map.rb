@@ -113,7 +113,13 @@ module ArchitectureMap
       path.end_with?("/") ? File.directory?(full) : File.file?(full)
     end
 
-    def covers?(file) = @named.include?(file) || @folders.any? { file.start_with?(_1) }
+    # A sub-folder named in a row covers the files below it (the
+    # generators' templates), but only one inside a mapped folder: a row
+    # that mentions `lib/` in passing does not map every file of lib/.
+    def covers?(file)
+      @named.include?(file) ||
+        @folders.any? { |dir| file.start_with?(dir) && MAPPED.any? { |top| dir.start_with?("#{top}/") && dir != "#{top}/" } }
+    end
 
     # The layers' table: each row's files cell, in its layer's folder.
     def layer_rows(rows)
