@@ -6,9 +6,7 @@
  * parse_time_string); Time objects (pg, mysql2, trilogy decode them) are
  * read from the Time. */
 
-#include "rails/walk.h"
-#include "rails/db_cast.h"
-#include "rails/db_cast_internal.h"
+#include "rails/cast_writers.h"
 
 /* Written once by jt_init_db_cast_times, only read afterwards. */
 static struct {

@@ -10,8 +10,7 @@
  * characters, numbers that overflow a double, text that is not UTF-8,
  * nesting deeper than the call may take. */
 
-#include "rails/walk.h"
-#include "rails/db_cast.h"
+#include "rails/cast_writers.h"
 #include <math.h>
 #include <stdlib.h>
 
