@@ -250,6 +250,17 @@ static bool enter(reader *r)
     return r->depth <= JSON_COLUMN_DEPTH_MAX && (!max || r->g->depth + r->depth <= max);
 }
 
+/* What follows a member or an element: the container's close (*done) or a
+ * comma, past either; false for anything else. */
+static bool after_member(reader *r, char close, bool *done)
+{
+    skip_ws(r);
+    if (r->i >= r->len) return false;
+    char c = r->p[r->i++];
+    *done = c == close;
+    return *done || c == ',';
+}
+
 static bool write_object(reader *r)
 {
     jt_buffer *b = r->g->buf;
@@ -294,14 +305,9 @@ static bool write_object(reader *r)
             r->i++;
             jt_buffer_push(b, ':');
             if (!write_value(r)) return false;
-            skip_ws(r);
-            if (r->i >= r->len) return false;
-            if (r->p[r->i] == '}') {
-                r->i++;
-                break;
-            }
-            if (r->p[r->i] != ',') return false;
-            r->i++;
+            bool done;
+            if (!after_member(r, '}', &done)) return false;
+            if (done) break;
         }
     }
     jt_buffer_push(b, '}');
@@ -324,14 +330,9 @@ static bool write_array(reader *r)
         for (bool first = true;; first = false) {
             if (!first) jt_buffer_push(b, ',');
             if (!write_value(r)) return false;
-            skip_ws(r);
-            if (r->i >= r->len) return false;
-            if (r->p[r->i] == ']') {
-                r->i++;
-                break;
-            }
-            if (r->p[r->i] != ',') return false;
-            r->i++;
+            bool done;
+            if (!after_member(r, ']', &done)) return false;
+            if (done) break;
         }
     }
     jt_buffer_push(b, ']');
