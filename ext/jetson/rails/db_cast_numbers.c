@@ -1,5 +1,5 @@
-/* Database numbers written as their cast would be encoded (db_cast.c's
- * integer, float and decimal kinds; see the table at the top of db_cast.c):
+/* Database numbers written as their cast would be encoded (db_cast_write.c's
+ * integer, float and decimal kinds; see the table at the top of db_cast_write.c):
  * Integers and their texts, Floats, and decimals rounded to their scale as
  * BigDecimal#round would, written as ActiveSupport writes a BigDecimal. */
 

@@ -1,4 +1,4 @@
-/* The instants and dates of db_cast.c's kinds (see db_cast.h): a raw
+/* The instants and dates of db_cast_write.c's kinds (see db_cast.h): a raw
  * datetime, time or date value written as ActiveSupport encodes what the
  * attribute's type casts it to, without making the Time, the TimeWithZone
  * or the Date. Strings (sqlite3's, and any adapter's text) are read by one

@@ -72,21 +72,18 @@ bool jt_oj_record(jt_gen *g, VALUE obj)
     struct jt_rails_profile scratch;
     struct jt_rails_profile *p = jt_rails_profile(g, obj, &scratch);
     if (p->kind != JT_RAILS_MODEL && p->kind != JT_RAILS_RELATION) return false;
-    VALUE options = jt_rails_call_of(g)->as_json_options;
-    if (oj_optimizes(g, p)) {
+    /* A record Oj writes: Oj::Rails.optimize names its class, or its own
+     * as_json, which Oj calls as it calls it (arity and all). */
+    enum jt_diag_reason why = oj_optimizes(g, p) ? JT_WHY_OJ_OPTIMIZED
+                              : p->kind == JT_RAILS_MODEL && !p->stock ? JT_WHY_AS_JSON : JT_WHY_NONE;
+    if (why != JT_WHY_NONE) {
         if (p->kind == JT_RAILS_MODEL) {
-            jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_OJ_OPTIMIZED,
-                                  rb_obj_class(obj), Qnil);
+            jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, why, rb_obj_class(obj), Qnil);
         }
         return false;
     }
+    VALUE options = jt_rails_call_of(g)->as_json_options;
     if (p->kind == JT_RAILS_MODEL) {
-        if (!p->stock) {
-            /* Its own as_json, which Oj calls as it calls it (arity and all). */
-            jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_AS_JSON,
-                                  rb_obj_class(obj), Qnil);
-            return false;
-        }
         record_as_json(g, obj, p, options);
         return true;
     }

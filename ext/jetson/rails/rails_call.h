@@ -4,8 +4,8 @@
 /* The state of one call under Rails mode or Oj mode (jt_gen.mode_state):
  * what both modes' units, the record writer and the database casts below
  * them share: ActiveSupport's settings, the pass the walk stands in, record
- * plans, per-class profiles (class_profiles.c), records' attribute sets, and the
- * mode's table for records' values (jt_record_mode). */
+ * plans, per-class profiles (class_profiles.c), records' attribute sets,
+ * and the mode's table for records' values (jt_record_mode). */
 
 #include "json/json_walk.h"
 #include "rails/rails_handles.h"

@@ -1,11 +1,13 @@
-/* Rails mode: ActiveRecord records and relations, as ActiveModel's as_json
- * serializes them (serializable_hash(options), then as_json over the Hash),
- * written without the Hash. A record's attributes are read from its
- * attribute set (attribute_set.c) under its model's plan
- * (lib/jetson/rails/record_plan.rb); values loaded from the database and not
- * read yet are written from their raw value (db_cast.c). Everything else
- * (a reader the plan does not cover, a method, an association) is sent to
- * the record as serializable_hash would send it. */
+/* ActiveRecord records, as ActiveModel's as_json serializes them
+ * (serializable_hash(options), then as_json over the Hash), written without
+ * the Hash, for Rails mode and Oj mode alike: each value goes to the call's
+ * jt_record_mode, which writes its as_json the mode's way. A record's
+ * attributes are read from its attribute set (attribute_set.c) under its
+ * model's plan (lib/jetson/rails/record_plan.rb); values loaded from the
+ * database and not read yet are written from their raw value
+ * (db_cast_write.c). Everything else (a reader the plan does not cover, a
+ * method, an association) is sent to the record as serializable_hash would
+ * send it. */
 
 #include "rails/record.h"
 
@@ -154,7 +156,7 @@ static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
     gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
 }
 
-/* "name": the raw value cast as the reader would (db_cast.c); false, with
+/* "name": the raw value cast as the reader would (db_cast_write.c); false, with
  * nothing written, when the reader has to run. */
 static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *cast, VALUE raw)
 {
@@ -199,8 +201,8 @@ static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribu
     gen_sent_pair(g, first, record, row->names[i]);
 }
 
-/* ActiveRecord's serializable_hash(options), written as the as_json pass
- * writes its result: the attributes (only:/except:), then methods:, then
+/* ActiveRecord's serializable_hash(options), written as the call's mode
+ * writes its as_json: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). For records whose
  * serialization methods are Rails' own (checked per class and call); false,
  * with nothing written, when a name would be written twice or there are more
