@@ -253,7 +253,7 @@ static bool enter(reader *r)
 /* A container's opening: entered (within the nesting the call may take),
  * its bracket written, and whether it closes at once (*empty, past the
  * close). */
-static bool open_container(reader *r, char open, char close, bool *empty)
+JT_INLINE bool open_container(reader *r, char open, char close, bool *empty)
 {
     if (!enter(r)) return false;
     r->i++;
@@ -266,7 +266,7 @@ static bool open_container(reader *r, char open, char close, bool *empty)
 
 /* What follows a member or an element: the container's close (*done) or a
  * comma, past either; false for anything else. */
-static bool after_member(reader *r, char close, bool *done)
+JT_INLINE bool after_member(reader *r, char close, bool *done)
 {
     skip_ws(r);
     if (r->i >= r->len) return false;
