@@ -59,7 +59,7 @@
  * generic method IDs, encodings and the Ractor-local keys of this layer's
  * caches. Written once by Init_jetson and only read afterwards, which keeps
  * the extension free of mutable global state (and so Ractor-safe); the
- * json and Rails layers keep their own (json/handles.h, rails/handles.h). */
+ * json and Rails layers keep their own (json/json_handles.h, rails/rails_handles.h). */
 typedef struct jt_handles {
     VALUE mJetson, cFragment, eGeneratorError, eNestingError;
     ID id_to_s, id_to_h, id_to_i, id_write, id_utc_p, id_start;

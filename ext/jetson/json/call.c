@@ -2,7 +2,7 @@
  * the output buffer, the key caches, the prebuilt layout), the value
  * walked under the call's mode, the result; and the nesting limit's error. */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 #include "json/canonical.h"
 #include "json/key_cache.h"
 #include "json/layout.h"

@@ -7,7 +7,7 @@
  * jt_canonical_validate is declared in json/state.h, which configuring
  * calls it from. */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 
 extern const jt_mode jt_canonical_mode;
 

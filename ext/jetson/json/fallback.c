@@ -2,7 +2,7 @@
  * State with the call's options and depth), or the json gem's generic
  * to_json and to_s done natively, settled once per class per call. Split
  * out of generator.c, which calls jt_gen_fallback. */
-#include "json/walk.h"
+#include "json/json_walk.h"
 #include "bytes/times.h"
 
 /* --- state handed to to_json ------------------------------------------------ */

@@ -2,7 +2,7 @@
  * by type, Arrays, Strings, numbers; Hashes and their keys are pairs.c's),
  * calling the call's mode (json/mode.h) where it rules a value. */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 #include "json/strings.h"
 #include "json/in_place.h"
 #include <math.h>

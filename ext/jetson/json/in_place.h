@@ -6,7 +6,7 @@
  * (Integers, nil, true, false) and short Arrays of numbers. The caller
  * makes the room and keeps or drops what was written. */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 #include <math.h>
 
 /* The longest scalar written in place (a Float's digits, or an Integer's). */

@@ -1,7 +1,7 @@
 /* The json layer's Ruby API (json/json.h). */
 
 #include "json/json.h"
-#include "json/handles.h"
+#include "json/json_handles.h"
 #include "json/generator.h"
 #include "json/writer.h"
 #include "bytes/symbol_names.h"

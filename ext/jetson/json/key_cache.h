@@ -24,7 +24,7 @@
  * document has outgrown the stack buffer: small documents are over before a
  * cache would pay for itself. */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 
 #define JT_SHORT_KEYS 128 /* a power of two */
 /* A key up to this many bytes: its quoted form and the colon fill at most

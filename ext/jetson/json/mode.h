@@ -12,7 +12,7 @@
  *
  * A hook that returns bool says whether it wrote the value (false: the
  * walk writes it as the json gem would). Each runs with the walk's state
- * (json/walk.h); a mode's own per-call state is jt_gen.mode_state. */
+ * (json/json_walk.h); a mode's own per-call state is jt_gen.mode_state. */
 
 #include "bytes/base.h"
 

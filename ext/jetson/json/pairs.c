@@ -3,7 +3,7 @@
  * under rb_hash_foreach; each value goes back to the walk
  * (jt_gen_element_value). */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 #include "json/strings.h"
 #include "json/key_cache.h"
 #include "json/in_place.h"

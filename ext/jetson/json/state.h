@@ -5,7 +5,7 @@
  * (state.c): the defaults, an options Hash read without allocating, State's
  * accessors. */
 
-#include "json/handles.h"
+#include "json/json_handles.h"
 
 enum jt_duplicate_key { JT_DUP_WARN = 0, JT_DUP_IGNORE, JT_DUP_RAISE };
 

@@ -7,7 +7,7 @@
  * strings.c). The inline checks are every String's, and so is the
  * writer of short names that need no escaping (keys, values, elements). */
 
-#include "json/walk.h"
+#include "json/json_walk.h"
 
 /* strict mode's as_json(obj, is_key), the configuration's Proc. */
 JT_INLINE VALUE jt_call_as_json(jt_gen *g, VALUE obj, VALUE is_key)

@@ -1,4 +1,4 @@
-#include "json/walk.h"
+#include "json/json_walk.h"
 #include "json/writer.h"
 
 /* Jetson::Writer: a document written one piece at a time. Values go through

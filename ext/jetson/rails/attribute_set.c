@@ -18,7 +18,7 @@
  * exactly what ActiveRecord would. */
 
 #include "rails/attribute_set.h"
-#include "rails/handles.h"
+#include "rails/rails_handles.h"
 #include "rails/stock_memo.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */

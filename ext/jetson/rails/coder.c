@@ -13,6 +13,7 @@
  * and the order of errors there, is walk.c's (walk_result_after_pass). */
 
 #include "rails/walk.h"
+#include "rails/record.h"
 #include <math.h>
 
 /* The Coder's walk meets an object: what ActiveSupport's as_json gives for
@@ -39,7 +40,7 @@ bool jt_rails_coder_native(jt_gen *g, VALUE obj)
     /* A model's as_json is a Hash and a relation's an Array: the block
      * returns them as they are. */
     if (p->kind == JT_RAILS_MODEL && jt_record_model(g, obj, p)) return true;
-    if (p->kind == JT_RAILS_RELATION && jt_record_relation(g, obj)) return true;
+    if (p->kind == JT_RAILS_RELATION && jt_rails_relation(g, obj)) return true;
     return false;
 }
 

@@ -1,11 +1,9 @@
-/* Database numbers written as their cast would be encoded (db_cast.c's
- * integer, float and decimal kinds; see the table at the top of db_cast.c):
+/* Database numbers written as their cast would be encoded (db_cast_write.c's
+ * integer, float and decimal kinds; see the table at the top of db_cast_write.c):
  * Integers and their texts, Floats, and decimals rounded to their scale as
  * BigDecimal#round would, written as ActiveSupport writes a BigDecimal. */
 
-#include "rails/walk.h"
-#include "rails/db_cast.h"
-#include "rails/db_cast_internal.h"
+#include "rails/cast_writers.h"
 #include <math.h>
 
 /* A String of digits, with an optional sign, as a long: what String#to_i
@@ -95,11 +93,11 @@ bool jt_db_write_integer(jt_gen *g, jt_db_context *c, VALUE raw)
 bool jt_db_write_float(jt_gen *g, VALUE raw)
 {
     if (RB_FLOAT_TYPE_P(raw)) {
-        jt_rails_float(g, raw);
+        jt_db_write_float_value(g, raw);
         return true;
     }
     if (FIXNUM_P(raw)) {
-        jt_rails_float(g, DBL2NUM((double)FIX2LONG(raw)));
+        jt_db_write_float_value(g, DBL2NUM((double)FIX2LONG(raw)));
         return true;
     }
     return false;

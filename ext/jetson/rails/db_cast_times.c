@@ -1,4 +1,4 @@
-/* The instants and dates of db_cast.c's kinds (see db_cast.h): a raw
+/* The instants and dates of db_cast_write.c's kinds (see db_cast.h): a raw
  * datetime, time or date value written as ActiveSupport encodes what the
  * attribute's type casts it to, without making the Time, the TimeWithZone
  * or the Date. Strings (sqlite3's, and any adapter's text) are read by one
@@ -6,9 +6,7 @@
  * parse_time_string); Time objects (pg, mysql2, trilogy decode them) are
  * read from the Time. */
 
-#include "rails/walk.h"
-#include "rails/db_cast.h"
-#include "rails/db_cast_internal.h"
+#include "rails/cast_writers.h"
 
 /* Written once by jt_init_db_cast_times, only read afterwards. */
 static struct {

@@ -4,7 +4,7 @@
  * reads. */
 
 #include "rails/diagnostics.h"
-#include "rails/handles.h"
+#include "rails/rails_handles.h"
 
 /* Written once by Init_jetson, only read afterwards (see jt_handles). */
 static struct {

@@ -1,9 +1,11 @@
 #ifndef JETSON_RAILS_GENERATE_H
 #define JETSON_RAILS_GENERATE_H
 
-/* Rails mode's entry: what ActiveSupport::JSON.encode writes with the app's
- * stock encoder (its as_json pass, the json gem, then its escaping), in one
- * pass of the json walk under Rails mode's hooks (generate.c). */
+/* The Rails encoders' entry (generate.c): what ActiveSupport::JSON.encode
+ * writes with the app's encoder, in one pass of the json walk under the
+ * mode of that encoder: Rails mode for ActiveSupport's (its as_json pass,
+ * the json gem, then its escaping; rails/rails_mode.h), Oj mode for Oj's
+ * Rails encoder (rails/oj_mode.h). */
 
 #include "json/generator.h"
 #include "rails/settings.h"
@@ -17,8 +19,8 @@ VALUE jt_generate_rails_coder(VALUE obj, const jt_rails_settings *rails, VALUE c
  * tree): `write` writes it into the prepared walk. */
 VALUE jt_generate_rails_with(jt_write_fn *write, VALUE data, const jt_rails_settings *rails, VALUE coder_proc);
 
-/* Whether the walk runs under ActiveSupport's rules, with a jt_rails_call as
- * its state (not Oj's Rails mode, which the same entries may run). */
+/* Whether the walk runs under Rails mode (rails_mode.c), with a
+ * jt_rails_call as its state (not Oj mode, which the same entries may run). */
 bool jt_rails_mode_p(const struct jt_gen *g);
 
 #endif

@@ -10,8 +10,7 @@
  * characters, numbers that overflow a double, text that is not UTF-8,
  * nesting deeper than the call may take. */
 
-#include "rails/walk.h"
-#include "rails/db_cast.h"
+#include "rails/cast_writers.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -251,18 +250,39 @@ static bool enter(reader *r)
     return r->depth <= JSON_COLUMN_DEPTH_MAX && (!max || r->g->depth + r->depth <= max);
 }
 
+/* A container's opening: entered (within the nesting the call may take),
+ * its bracket written, and whether it closes at once (*empty, past the
+ * close). */
+JT_INLINE bool open_container(reader *r, char open, char close, bool *empty)
+{
+    if (!enter(r)) return false;
+    r->i++;
+    jt_buffer_push(r->g->buf, open);
+    skip_ws(r);
+    *empty = r->i < r->len && r->p[r->i] == close;
+    if (*empty) r->i++;
+    return true;
+}
+
+/* What follows a member or an element: the container's close (*done) or a
+ * comma, past either; false for anything else. */
+JT_INLINE bool after_member(reader *r, char close, bool *done)
+{
+    skip_ws(r);
+    if (r->i >= r->len) return false;
+    char c = r->p[r->i++];
+    *done = c == close;
+    return *done || c == ',';
+}
+
 static bool write_object(reader *r)
 {
     jt_buffer *b = r->g->buf;
-    if (!enter(r)) return false;
     int keys_base = r->key_count;
     size_t arena_base = r->arena_used;
-    r->i++;
-    jt_buffer_push(b, '{');
-    skip_ws(r);
-    if (r->i < r->len && r->p[r->i] == '}') {
-        r->i++;
-    } else {
+    bool empty;
+    if (!open_container(r, '{', '}', &empty)) return false;
+    if (!empty) {
         for (bool first = true;; first = false) {
             skip_ws(r);
             if (r->i >= r->len || r->p[r->i] != '"') return false;
@@ -295,14 +315,9 @@ static bool write_object(reader *r)
             r->i++;
             jt_buffer_push(b, ':');
             if (!write_value(r)) return false;
-            skip_ws(r);
-            if (r->i >= r->len) return false;
-            if (r->p[r->i] == '}') {
-                r->i++;
-                break;
-            }
-            if (r->p[r->i] != ',') return false;
-            r->i++;
+            bool done;
+            if (!after_member(r, '}', &done)) return false;
+            if (done) break;
         }
     }
     jt_buffer_push(b, '}');
@@ -315,24 +330,15 @@ static bool write_object(reader *r)
 static bool write_array(reader *r)
 {
     jt_buffer *b = r->g->buf;
-    if (!enter(r)) return false;
-    r->i++;
-    jt_buffer_push(b, '[');
-    skip_ws(r);
-    if (r->i < r->len && r->p[r->i] == ']') {
-        r->i++;
-    } else {
+    bool empty;
+    if (!open_container(r, '[', ']', &empty)) return false;
+    if (!empty) {
         for (bool first = true;; first = false) {
             if (!first) jt_buffer_push(b, ',');
             if (!write_value(r)) return false;
-            skip_ws(r);
-            if (r->i >= r->len) return false;
-            if (r->p[r->i] == ']') {
-                r->i++;
-                break;
-            }
-            if (r->p[r->i] != ',') return false;
-            r->i++;
+            bool done;
+            if (!after_member(r, ']', &done)) return false;
+            if (done) break;
         }
     }
     jt_buffer_push(b, ']');

@@ -1,7 +1,7 @@
 /* The Rails layer's Ruby API (rails/rails.h). */
 
 #include "rails/rails.h"
-#include "rails/handles.h"
+#include "rails/rails_handles.h"
 #include "rails/generate.h"
 #include "rails/attribute_set.h"
 #include "rails/record_cache_keys.h"

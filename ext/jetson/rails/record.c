@@ -1,13 +1,15 @@
-/* Rails mode: ActiveRecord records and relations, as ActiveModel's as_json
- * serializes them (serializable_hash(options), then as_json over the Hash),
- * written without the Hash. A record's attributes are read from its
- * attribute set (attribute_set.c) under its model's plan
- * (lib/jetson/rails/record_plan.rb); values loaded from the database and not
- * read yet are written from their raw value (db_cast.c). Everything else
- * (a reader the plan does not cover, a method, an association) is sent to
- * the record as serializable_hash would send it. */
+/* ActiveRecord records, as ActiveModel's as_json serializes them
+ * (serializable_hash(options), then as_json over the Hash), written without
+ * the Hash, for Rails mode and Oj mode alike: each value goes to the call's
+ * jt_record_mode, which writes its as_json the mode's way. A record's
+ * attributes are read from its attribute set (attribute_set.c) under its
+ * model's plan (lib/jetson/rails/record_plan.rb); values loaded from the
+ * database and not read yet are written from their raw value
+ * (db_cast_write.c). Everything else (a reader the plan does not cover, a
+ * method, an association) is sent to the record as serializable_hash would
+ * send it. */
 
-#include "rails/walk.h"
+#include "rails/record.h"
 
 /* Array(list).map(&:to_s) */
 static VALUE string_list(VALUE list)
@@ -131,15 +133,10 @@ JT_INLINE void record_separator(jt_gen *g, bool *first)
     *first = false;
 }
 
-/* A value of serializable_hash's Hash, as its as_json is written: in the
- * as_json pass (Rails mode), or as `.as_json` makes it and Oj writes it. */
-static void gen_hash_value(jt_gen *g, VALUE value)
+/* A value of serializable_hash's Hash, as the call's mode writes its as_json. */
+JT_INLINE void gen_hash_value(jt_gen *g, VALUE value)
 {
-    if (RB_UNLIKELY(jt_rails_of(g)->oj)) {
-        jt_oj_as_json_value(g, value);
-    } else {
-        jt_rails_gen_in_pass(g, value, Qnil);
-    }
+    jt_rails_call_of(g)->records->value(g, value);
 }
 
 /* "name": value, in the as_json pass. */
@@ -159,7 +156,7 @@ static void gen_sent_pair(jt_gen *g, bool *first, VALUE record, VALUE name)
     gen_pair_in_pass(g, first, name, rb_funcall(record, rb_to_id(name), 0));
 }
 
-/* "name": the raw value cast as the reader would (db_cast.c); false, with
+/* "name": the raw value cast as the reader would (db_cast_write.c); false, with
  * nothing written, when the reader has to run. */
 static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *cast, VALUE raw)
 {
@@ -204,13 +201,13 @@ static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribu
     gen_sent_pair(g, first, record, row->names[i]);
 }
 
-/* ActiveRecord's serializable_hash(options), written as the as_json pass
- * writes its result: the attributes (only:/except:), then methods:, then
+/* ActiveRecord's serializable_hash(options), written as the call's mode
+ * writes its as_json: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). For records whose
  * serialization methods are Rails' own (checked per class and call); false,
  * with nothing written, when a name would be written twice or there are more
  * attributes than Jetson keeps on its stack (Ruby then builds the Hash). */
-static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
+bool jt_record_write(jt_gen *g, VALUE record, VALUE options)
 {
     jt_before_ruby(g);
     jt_db_context_ready(g, &jt_rails_call_of(g)->attribute_access.db); /* read here, where Ruby may run */
@@ -300,7 +297,7 @@ static bool gen_rails_record(jt_gen *g, VALUE record, VALUE options)
 /* A model serialized by its own Ruby: an ActiveRecord model whose
  * serializable_hash (or a method it builds on) is the app's, or a model
  * that is not ActiveRecord's (the diagnostics tell which). */
-static void record_in_ruby(jt_gen *g, VALUE record, const struct jt_rails_profile *p)
+void jt_record_in_ruby(jt_gen *g, VALUE record)
 {
     jt_before_ruby(g);
     jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_SERIALIZATION,
@@ -314,11 +311,24 @@ static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
     jt_before_ruby(g);
     struct jt_rails_profile scratch;
     struct jt_rails_profile *p = jt_rails_profile(g, record, &scratch);
-    if (p->record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && gen_rails_record(g, record, options)) {
+    if (p->record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && jt_record_write(g, record, options)) {
         return;
     }
-    if (!p->record_stock) record_in_ruby(g, record, p);
+    if (!p->record_stock) jt_record_in_ruby(g, record);
     gen_hash_value(g, rb_funcall(record, jr.id_serializable_hash, 1, options));
+}
+
+void jt_rails_write_list(jt_gen *g, VALUE list, void (*write)(jt_gen *g, VALUE element, VALUE arg), VALUE arg)
+{
+    jt_enter_container(g);
+    jt_buffer_push(g->buf, '[');
+    for (long i = 0; i < RARRAY_LEN(list); i++) {
+        if (i > 0) jt_buffer_push(g->buf, ',');
+        write(g, RARRAY_AREF(list, i), arg);
+    }
+    g->depth--;
+    jt_buffer_push(g->buf, ']');
+    RB_GC_GUARD(list);
 }
 
 /* An include: association's value: a collection (to_ary) or one record. */
@@ -330,84 +340,31 @@ static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
     }
     VALUE list = rb_funcall(records, jr.id_to_ary, 0);
     Check_Type(list, T_ARRAY);
-    jt_enter_container(g);
-    jt_buffer_push(g->buf, '[');
-    for (long i = 0; i < RARRAY_LEN(list); i++) {
-        if (i > 0) jt_buffer_push(g->buf, ',');
-        gen_rails_included(g, RARRAY_AREF(list, i), options);
+    jt_rails_write_list(g, list, gen_rails_included, options);
+}
+
+bool jt_record_wants_root(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options)
+{
+    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
+    if (root == Qundef) {
+        if (p->root < 0) p->root = RTEST(rb_funcall(model, jr.id_include_root_in_json, 0));
+        root = p->root ? Qtrue : Qfalse;
     }
-    g->depth--;
-    jt_buffer_push(g->buf, ']');
-    RB_GC_GUARD(list);
+    if (!RTEST(root)) return false;
+    jt_before_ruby(g);
+    jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
+    return true;
 }
 
 bool jt_record_model(jt_gen *g, VALUE model, struct jt_rails_profile *p)
 {
     VALUE options = jt_rails_call_of(g)->as_json_options;
     if (options == Qundef) options = Qnil;
-    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
-    if (root == Qundef) {
-        if (p->root < 0) p->root = RTEST(rb_funcall(model, jr.id_include_root_in_json, 0));
-        root = p->root ? Qtrue : Qfalse;
-    }
-    if (RTEST(root)) {
-        jt_before_ruby(g);
-        jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model),
-                              Qnil);
-        return false;
-    }
-    if (p->record_stock && gen_rails_record(g, model, options)) return true;
-    if (!p->record_stock) record_in_ruby(g, model, p);
+    if (jt_record_wants_root(g, model, p, options)) return false;
+    if (p->record_stock && jt_record_write(g, model, options)) return true;
+    if (!p->record_stock) jt_record_in_ruby(g, model);
     VALUE hash = rb_funcall(model, jr.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
-    jt_rails_gen_in_pass(g, hash, Qnil);
+    gen_hash_value(g, hash);
     RB_GC_GUARD(hash);
-    return true;
-}
-
-bool jt_record_model_oj(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options)
-{
-    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
-    if (root == Qundef) {
-        if (p->root < 0) p->root = RTEST(rb_funcall(model, jr.id_include_root_in_json, 0));
-        root = p->root ? Qtrue : Qfalse;
-    }
-    jt_attribute_access *a = &jt_rails_call_of(g)->attribute_access;
-    if (RTEST(root)) {
-        jt_before_ruby(g);
-        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
-        return false;
-    }
-    if (!p->record_stock) {
-        record_in_ruby(g, model, p);
-        return false;
-    }
-    /* The Hash's values are as_json'd without options: objects met in them
-     * go to Oj without the call's. */
-    jt_rails_call *call = jt_rails_call_of(g);
-    VALUE saved = call->as_json_options;
-    call->as_json_options = Qundef;
-    bool written = gen_rails_record(g, model, options);
-    call->as_json_options = saved;
-    return written;
-}
-
-bool jt_record_relation_class_p(jt_gen *g, VALUE klass)
-{
-    jt_db_context *c = &jt_rails_call_of(g)->attribute_access.db;
-    if (!jt_db_context_ready(g, c) || NIL_P(c->relation_class)) return false;
-    return RTEST(rb_class_inherited_p(klass, c->relation_class));
-}
-
-/* Relation#as_json is records.as_json(options): the records, loaded once
- * (and left loaded, as ActiveRecord leaves them), walked as that Array in
- * the same pass; after the as_json pass (a relation some as_json returned),
- * as_json without options. */
-bool jt_record_relation(jt_gen *g, VALUE relation)
-{
-    jt_before_ruby(g);
-    VALUE records = rb_funcall(relation, jr.id_records, 0);
-    Check_Type(records, T_ARRAY);
-    jt_rails_gen_in_pass(g, records, jt_in_as_json_pass(g) ? jt_rails_call_of(g)->as_json_options : Qnil);
-    RB_GC_GUARD(records);
     return true;
 }

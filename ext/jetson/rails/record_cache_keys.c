@@ -13,7 +13,7 @@
  * (version_of) is the one both paths use. */
 
 #include "rails/record_cache_keys.h"
-#include "rails/handles.h"
+#include "rails/rails_handles.h"
 #include "rails/attribute_set.h"
 #include "rails/stock_memo.h"
 #include "bytes/times.h"

@@ -1,5 +1,5 @@
 #include "rails/settings.h"
-#include "rails/handles.h"
+#include "rails/rails_handles.h"
 #include "rails/stock_memo.h"
 
 enum jt_rails_kind jt_rails_kind_of(VALUE klass, const jt_rails_settings *s)

@@ -4,28 +4,9 @@
  * type is in settings.c; ActiveRecord records and relations are record.c's. */
 
 #include "rails/walk.h"
+#include "rails/record.h"
 #include "json/strings.h"
 #include <math.h>
-
-/* The profile of obj's class, from the call's cache (profile_count of
- * them) or settled now (into scratch once the cache is full). */
-struct jt_rails_profile *jt_rails_profile(jt_gen *g, VALUE obj, struct jt_rails_profile *scratch)
-{
-    jt_rails_call *call = jt_rails_call_of(g);
-    VALUE klass = CLASS_OF(obj); /* a singleton class's as_json counts */
-    for (int i = 0; i < call->profile_count; i++) {
-        if (call->profiles[i].klass == klass) return &call->profiles[i];
-    }
-    struct jt_rails_profile *p = call->profile_count < JT_PROFILE_CACHE ? &call->profiles[call->profile_count++] : scratch;
-    p->klass = klass;
-    p->kind = jt_rails_kind_of(klass, call->rails);
-    if (p->kind == JT_RAILS_OBJECT && jt_record_relation_class_p(g, klass)) p->kind = JT_RAILS_RELATION;
-    p->stock = jt_rails_stock(klass, p->kind, call->rails);
-    p->record_stock = p->kind == JT_RAILS_MODEL && jt_rails_stock(klass, JT_RAILS_RECORD, call->rails);
-    p->root = -1;
-    p->oj_optimized = -1;
-    return p;
-}
 
 VALUE jt_rails_call_as_json(jt_gen *g, VALUE obj)
 {
@@ -396,10 +377,6 @@ static void gen_json_gem_value(jt_gen *g, VALUE value)
 /* Float#as_json: the Float when finite, else nil. */
 void jt_rails_float(jt_gen *g, VALUE obj)
 {
-    if (RB_UNLIKELY(jt_rails_of(g)->oj)) { /* a record's Float under Oj's encoder (db_cast.c) */
-        jt_oj_as_json_float(g, obj);
-        return;
-    }
     if (RB_UNLIKELY(jt_rails_call_of(g)->float_stock < 0)) {
         jt_before_ruby(g);
         jt_rails_call_of(g)->float_stock = jt_rails_stock(rb_cFloat, JT_RAILS_FLOAT, jt_rails_of(g));
@@ -419,6 +396,33 @@ void jt_rails_float(jt_gen *g, VALUE obj)
         g->buf->len += (size_t)jt_write_double(value, g->buf->ptr + g->buf->len, jj.float_rules);
     }
 }
+
+/* Relation#as_json is records.as_json(options): the records, loaded once
+ * (and left loaded, as ActiveRecord leaves them), walked as that Array in
+ * the same pass; after the as_json pass (a relation some as_json returned),
+ * as_json without options. */
+bool jt_rails_relation(jt_gen *g, VALUE relation)
+{
+    jt_before_ruby(g);
+    VALUE records = rb_funcall(relation, jr.id_records, 0);
+    Check_Type(records, T_ARRAY);
+    jt_rails_gen_in_pass(g, records, jt_in_as_json_pass(g) ? jt_rails_call_of(g)->as_json_options : Qnil);
+    RB_GC_GUARD(records);
+    return true;
+}
+
+/* A record's values: in the as_json pass (Hash#as_json hands them none of
+ * the call's options). */
+static void record_value(jt_gen *g, VALUE value)
+{
+    jt_rails_gen_in_pass(g, value, Qnil);
+}
+
+const jt_record_mode jt_rails_records = {
+    .value = record_value,
+    .float_ = jt_rails_float,
+    .json_columns = true,
+};
 
 /* Rails mode: what ActiveSupport's encoder does with everything but nil,
  * booleans, Integers, Floats, Symbols and plain Strings, Hashes and Arrays. */
@@ -443,7 +447,7 @@ void jt_rails_object(jt_gen *g, VALUE obj)
         }
     }
     if (p->kind == JT_RAILS_MODEL && p->stock && jt_record_model(g, obj, p)) return;
-    if (p->kind == JT_RAILS_RELATION && p->stock && jt_record_relation(g, obj)) return;
+    if (p->kind == JT_RAILS_RELATION && p->stock && jt_rails_relation(g, obj)) return;
     VALUE value = jt_rails_call_as_json(g, obj);
     if (p->kind == JT_RAILS_NUMERIC && !jt_in_as_json_pass(g)) {
         gen_json_gem_value(g, value);

@@ -1,6 +1,6 @@
-/* The json layer's handles (json/handles.h). */
+/* The json layer's handles (json/json_handles.h). */
 
-#include "json/handles.h"
+#include "json/json_handles.h"
 
 jt_json_handles jj;
 

@@ -1,6 +1,6 @@
-/* The Rails layer's handles (rails/handles.h). */
+/* The Rails layer's handles (rails/rails_handles.h). */
 
-#include "rails/handles.h"
+#include "rails/rails_handles.h"
 
 jt_rails_handles jr;
 

@@ -11,7 +11,7 @@ struct jt_short_key;
 /* Ruby's headers first: its config sets the feature macros (struct
  * timespec, for the database casts above) before any system header is read. */
 #include "json/generator.h"
-#include "json/handles.h"
+#include "json/json_handles.h"
 #include "json/mode.h"
 #include "bytes/buffer.h"
 #include "bytes/escape.h"

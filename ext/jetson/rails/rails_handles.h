@@ -6,7 +6,7 @@
  * of the kinds Jetson::Rails.stock? answers for. Written once by
  * Init_jetson (jt_init_rails_handles), only read afterwards. */
 
-#include "json/handles.h"
+#include "json/json_handles.h"
 
 typedef struct jt_rails_handles {
     /* Jetson::Rails (whose methods answer the native side's questions:
