@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "support/subprocess"
+require "jetson/rails" # Jetson::Rails::OjRules::FLAG_OJ, read here of the child's report
 require "support/oj_child"
 
 # Scripts and apps that call Oj.optimize_rails: jetson/jbuilder and
