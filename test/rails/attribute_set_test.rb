@@ -5,6 +5,7 @@ require "support/rails_oracle"
 require "jetson/rails"
 require_relative "../../kit/collection"
 require "support/native_read_checks"
+require "support/self_changing_note"
 
 # Jetson reads a record's attributes from ActiveModel's attribute set
 # (ext/jetson/attribute_set.c) where ActiveRecord's own methods would have
@@ -177,6 +178,12 @@ class AttributeSetTest < Minitest::Test
     assert_same_json("created", -> { [created] })
   ensure
     created&.destroy
+  end
+
+  def test_values_whose_as_json_changes_their_record
+    noted = named_subclass(Post, "NotedPost") { SelfChangingNote.install(self) }
+    assert_same_json("as_json changes a later attribute", -> { noted.order(:id).to_a },
+                     [nil, { only: %w[updated_at body] }, { except: :created_at }])
   end
 
   def test_methods_that_change_records_before_their_includes_are_written

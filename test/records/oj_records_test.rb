@@ -17,6 +17,7 @@ class RecordsOjNativeTest < Minitest::Test
 
   CHILD = <<~'RUBY'
     require "support/oj_child/records"
+    require "support/self_changing_note"
     Oj.optimize_rails
     adapters = ARGV[0].split(",")
 
@@ -74,11 +75,19 @@ class RecordsOjNativeTest < Minitest::Test
         self.table_name = "comments"
         def as_json(options = nil) = { "own" => id, "options" => options&.keys&.map(&:to_s) }
       end)
+      # A body whose as_json changes later attributes of its record: the
+      # record's Hash was built before (serializable_hash, then as_json).
+      world.namespace.const_set(:NotedComment, Class.new(base) do
+        self.table_name = "comments"
+        SelfChangingNote.install(self)
+      end)
     end
     extra_queries = {
       "own attributes" => [->(w) { w.namespace::OwnAttributes.order(:id).to_a },
                            [nil, { only: :body }, { only: :id, methods: :mixed }]],
       "own as_json" => [->(w) { w.namespace::OwnAsJson.order(:id).limit(3) }, [nil, { only: :body }]],
+      "as_json changes its record" => [->(w) { w.namespace::NotedComment.order(:id).limit(4).to_a },
+                                       [nil, { except: :article_id }]],
       "records in a Hash" => [->(w) { { a: w.model(:comment).order(:id).limit(3).to_a, "b" => [w.model(:author).first] } },
                               [nil, { escape: false }]],
       "proxies in Jbuilder style" => [->(w) { w.model(:article).includes(:comments).order(:id).map(&:comments) }, [nil]],
@@ -111,7 +120,8 @@ class RecordsOjNativeTest < Minitest::Test
     }
     all_combos = RecordMatrix.combos
     some = ["records", "relation", "single", "include", "belongs_to", "proxies", "random model", "in a Hash",
-            "select aliases", "own attributes", "own as_json", "records in a Hash", "filtered containers"]
+            "select aliases", "own attributes", "own as_json", "as_json changes its record", "records in a Hash",
+            "filtered containers"]
     report = {}
     variants.each_with_index do |(variant, change), index|
       change.call

@@ -205,28 +205,6 @@ static VALUE plan_for_types(jt_attribute_access *a, VALUE klass, VALUE types)
     return plan;
 }
 
-VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass)
-{
-    if (!access_usable(a)) {
-        refuse(a, JT_WHY_ATTRIBUTE_SET);
-        return Qundef;
-    }
-    VALUE plan = plan_of(a, klass);
-    if (!RTEST(plan)) { /* with single-table inheritance or not: Ruby knows */
-        refuse(a, NIL_P(plan) ? JT_WHY_NO_PLAN : JT_WHY_NONE);
-        return Qundef;
-    }
-    VALUE sti = RARRAY_AREF(plan, PLAN_STI);
-    return plain_string(sti) ? sti : Qnil;
-}
-
-bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass)
-{
-    if (!access_usable(a)) return false;
-    VALUE plan = plan_of(a, klass);
-    return RTEST(plan) && RARRAY_AREF(plan, PLAN_ONLY_ORDERED) == Qtrue;
-}
-
 /* The names of types' that values lacks: an attribute the model declares
  * (the attributes API) or a column the query did not select. LazyAttributeSet
  * builds it from the builder's default_attributes (a plain Hash: the
@@ -391,10 +369,15 @@ static VALUE readable_set(jt_attribute_access *a, VALUE record)
 
 bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *row)
 {
+    row->sti_column = Qundef;
+    row->only_ordered = false;
     if (!access_usable(a)) return refuse(a, JT_WHY_ATTRIBUTE_SET);
     VALUE klass = CLASS_OF(record);
     VALUE plan = plan_of(a, klass);
     if (!RTEST(plan)) return refuse(a, NIL_P(plan) ? JT_WHY_NO_PLAN : JT_WHY_NONE);
+    VALUE sti = RARRAY_AREF(plan, PLAN_STI);
+    row->sti_column = plain_string(sti) ? sti : Qnil;
+    row->only_ordered = RARRAY_AREF(plan, PLAN_ONLY_ORDERED) == Qtrue;
     VALUE set = readable_set(a, record);
     if (set == Qundef) return refuse(a, JT_WHY_NOT_LOADED);
     VALUE values = rb_attr_get(set, h.ivar_values);
@@ -524,6 +507,35 @@ enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE recor
     *value = raw;
     *cast = &l->casts[column];
     return JT_ATTRIBUTE_RAW;
+}
+
+bool jt_attribute_read_kept(jt_attribute_access *a, VALUE record, const jt_attribute_row *row, bool from_set,
+                            const unsigned char *kept, long n, jt_attribute_read *out)
+{
+    bool ran_ruby = false;
+    for (long k = 0; k < n; k++) {
+        long i = kept[k];
+        VALUE name = row->names[i];
+        out[k].name = name;
+        out[k].cast = NULL;
+        if (from_set) {
+            VALUE value = Qundef;
+            const jt_db_cast *cast = NULL;
+            /* Fresh until a reader ran: nothing else here runs the app's code. */
+            enum jt_attribute_source source = jt_attribute_source(a, record, row, i, !ran_ruby, &value, &cast);
+            if (source != JT_ATTRIBUTE_READER) {
+                out[k].value = value;
+                out[k].cast = cast;
+                if (!cast) jt_diag_native(a->diag, JT_DIAG_VALUES, 1); /* a raw value: counted when written */
+                continue;
+            }
+            jt_attribute_fallback(a, JT_DIAG_VALUES, JT_WHY_NONE, rb_obj_class(record), name);
+        }
+        /* read_attribute_for_serialization is send. */
+        out[k].value = rb_funcall(record, rb_to_id(name), 0);
+        ran_ruby = true;
+    }
+    return ran_ruby;
 }
 
 VALUE jt_attribute_raw(jt_attribute_access *a, VALUE record, VALUE name, VALUE *casted)

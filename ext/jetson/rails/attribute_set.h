@@ -46,6 +46,13 @@ typedef struct jt_attribute_row {
     VALUE set;
     const struct jt_attribute_layout *layout;
     VALUE casted; /* @casted_values when it holds anything, else Qnil */
+    /* From the model's plan, set even where the names are refused: the
+     * inheritance column serializable_hash leaves out (a String; Qnil
+     * without single-table inheritance; Qundef: the class has no plan to
+     * say, and Ruby serializes), and whether only: keeps its own order
+     * (ActiveModel 8.0 on) rather than the record's. */
+    VALUE sti_column;
+    bool only_ordered;
     long count;
     VALUE names[JT_ATTRIBUTE_NAMES_MAX];
     VALUE attributes[JT_ATTRIBUTE_NAMES_MAX];
@@ -118,17 +125,6 @@ void jt_attribute_fallback(jt_attribute_access *a, enum jt_diag_kind kind, enum 
  * row's VALUEs live on the caller's stack. */
 bool jt_attribute_names(jt_attribute_access *a, VALUE record, jt_attribute_row *row);
 
-/* The inheritance column single-table inheritance leaves out of
- * serializable_hash (a String), Qnil without it, or Qundef when the class
- * has no plan to say (Ruby then serializes). */
-VALUE jt_attribute_sti_column(jt_attribute_access *a, VALUE klass);
-
-/* Whether serializable_hash writes the attributes `only:` keeps in the
- * order `only:` lists them (ActiveModel 8.0 on) rather than in the record's
- * attribute order (7.2), per klass's plan; false without a plan (then
- * jt_attribute_sti_column is Qundef and Ruby serializes). */
-bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass);
-
 /* Where record.send(row->names[i]) comes from, when it is ActiveRecord's
  * reader: a value cast already (*value), a raw value and its cast (*value,
  * *cast), or the reader itself (a->why says why). fresh: no Ruby code has
@@ -136,6 +132,25 @@ bool jt_attribute_only_ordered(jt_attribute_access *a, VALUE klass);
 enum jt_attribute_source { JT_ATTRIBUTE_READER, JT_ATTRIBUTE_VALUE, JT_ATTRIBUTE_RAW };
 enum jt_attribute_source jt_attribute_source(jt_attribute_access *a, VALUE record, const jt_attribute_row *row,
                                              long i, bool fresh, VALUE *value, const jt_db_cast **cast);
+
+/* An attribute as serializable_hash read it: its value, or (cast set) its
+ * value as the database handed it over, which the cast writes. */
+typedef struct jt_attribute_read {
+    VALUE name, value;
+    const jt_db_cast *cast;
+} jt_attribute_read;
+
+/* serializable_hash's reads of the kept attributes (indices into row, in
+ * the order it keeps them) into out, each from the set where
+ * jt_attribute_source can say (from_set), else through its reader, and
+ * all of them before any value is written: ActiveModel builds the whole
+ * Hash before as_json runs over it, so a value's as_json cannot change
+ * what a later attribute reads. Counts the values read from the set and
+ * those read through their readers; a raw value is counted when written.
+ * Returns whether Ruby code ran (a reader). The values live in out, on the
+ * caller's stack. */
+bool jt_attribute_read_kept(jt_attribute_access *a, VALUE record, const jt_attribute_row *row, bool from_set,
+                            const unsigned char *kept, long n, jt_attribute_read *out);
 
 /* record's attribute name as the database handed it over, where
  * read_attribute_before_type_cast(name) would return it and

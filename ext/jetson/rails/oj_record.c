@@ -13,17 +13,12 @@
  * Oj without the call's. */
 static bool record_model(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options)
 {
-    if (jt_record_wants_root(g, model, p, options)) return false;
-    if (!p->record_stock) {
-        jt_record_in_ruby(g, model);
-        return false;
-    }
     jt_rails_call *call = jt_rails_call_of(g);
     VALUE saved = call->as_json_options;
     call->as_json_options = Qundef;
-    bool written = jt_record_write(g, model, options);
+    enum jt_record_outcome outcome = jt_record_serialize(g, model, p, options);
     call->as_json_options = saved;
-    return written;
+    return outcome == JT_RECORD_WRITTEN;
 }
 
 /* Whether Oj::Rails.optimize covers p's class itself (asked once per class
@@ -44,20 +39,22 @@ static bool oj_optimizes(jt_gen *g, struct jt_rails_profile *p)
 static void record_as_json(jt_gen *g, VALUE record, struct jt_rails_profile *p, VALUE options)
 {
     if (p->kind == JT_RAILS_MODEL && p->stock && record_model(g, record, p, options == Qundef ? Qnil : options)) return;
-    if (p->kind == JT_RAILS_MODEL && !p->stock) {
-        jt_before_ruby(g);
-        jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_AS_JSON,
-                              rb_obj_class(record), Qnil);
-    }
     jt_oj_write_as_json_result(g, jt_oj_call_as_json(g, record, options));
 }
 
-/* A relation's record, with the options where the relation stood. */
+/* A relation's record, with the options where the relation stood: one
+ * with an as_json of its own is counted here (a record outside a relation
+ * with one goes to Oj, see jt_oj_record). */
 static void relation_element(jt_gen *g, VALUE record, VALUE options)
 {
     struct jt_rails_profile scratch;
     jt_before_ruby(g);
-    record_as_json(g, record, jt_rails_profile(g, record, &scratch), options);
+    struct jt_rails_profile *p = jt_rails_profile(g, record, &scratch);
+    if (p->kind == JT_RAILS_MODEL && !p->stock) {
+        jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_AS_JSON,
+                              rb_obj_class(record), Qnil);
+    }
+    record_as_json(g, record, p, options);
 }
 
 /* An ActiveRecord record or relation (an association's proxy too) that Oj's

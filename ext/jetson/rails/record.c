@@ -2,12 +2,12 @@
  * (serializable_hash(options), then as_json over the Hash), written without
  * the Hash, for Rails mode and Oj mode alike: each value goes to the call's
  * jt_record_mode, which writes its as_json the mode's way. A record's
- * attributes are read from its attribute set (attribute_set.c) under its
- * model's plan (lib/jetson/rails/record_plan.rb); values loaded from the
- * database and not read yet are written from their raw value
- * (db_cast_write.c). Everything else (a reader the plan does not cover, a
- * method, an association) is sent to the record as serializable_hash would
- * send it. */
+ * kept attributes are all read first, as serializable_hash reads them, by
+ * the attribute set reader (attribute_set.c, under the model's plan:
+ * lib/jetson/rails/record_plan.rb), then written here: values loaded from
+ * the database and not read yet from their raw value (db_cast_write.c).
+ * Methods and associations are sent to the record as serializable_hash
+ * sends them. */
 
 #include "rails/record.h"
 
@@ -173,55 +173,68 @@ static bool gen_cast_pair(jt_gen *g, bool *first, VALUE name, const jt_db_cast *
     return false;
 }
 
-/* One attribute of a record read from its set: its cast value, its raw
- * value cast natively, or its reader. */
-static void gen_attribute(jt_gen *g, bool *first, VALUE record, const jt_attribute_row *row, long i, bool fresh)
+/* The attributes serializable_hash keeps, as indices into row in the
+ * order it writes them: only & attribute_names (only's order where the
+ * plan says so, each name once: Array#& keeps the first), else
+ * attribute_names less except: and the inheritance column. */
+static long kept_attributes(struct jt_record_plan *plan, const jt_attribute_row *row, unsigned char *kept)
+{
+    long n = 0;
+    if (!NIL_P(plan->only) && row->only_ordered) {
+        for (long k = 0; k < RARRAY_LEN(plan->only); k++) {
+            long i = only_index(plan->only, k, row->names, row->count);
+            if (i >= 0) kept[n++] = (unsigned char)i;
+        }
+        return n;
+    }
+    /* Attribute names are an attribute set's keys: each comes once. */
+    for (long i = 0; i < row->count; i++) {
+        if (plan_keeps(plan, row->names[i], row->sti_column)) kept[n++] = (unsigned char)i;
+    }
+    return n;
+}
+
+/* The attribute pairs, from what serializable_hash read: a raw value its
+ * cast does not take is read again through its reader, counted so. */
+static void gen_attribute_pairs(jt_gen *g, bool *first, VALUE record, VALUE klass, const jt_attribute_read *reads,
+                                long n)
 {
     jt_attribute_access *a = &jt_rails_call_of(g)->attribute_access;
-    VALUE value = Qundef;
-    const jt_db_cast *cast = NULL;
-    enum jt_diag_reason why = JT_WHY_NONE;
-    switch (jt_attribute_source(a, record, row, i, fresh, &value, &cast)) {
-        case JT_ATTRIBUTE_VALUE:
+    for (long k = 0; k < n; k++) {
+        const jt_attribute_read *r = &reads[k];
+        if (!r->cast) {
+            gen_pair_in_pass(g, first, r->name, r->value);
+        } else if (gen_cast_pair(g, first, r->name, r->cast, r->value)) {
             jt_diag_native(a->diag, JT_DIAG_VALUES, 1);
-            gen_pair_in_pass(g, first, row->names[i], value);
-            return;
-        case JT_ATTRIBUTE_RAW:
-            if (gen_cast_pair(g, first, row->names[i], cast, value)) {
-                jt_diag_native(a->diag, JT_DIAG_VALUES, 1);
-                return;
-            }
-            why = JT_WHY_CAST; /* a raw value this cast does not take */
-            break;
-        case JT_ATTRIBUTE_READER:
-            break;
+        } else {
+            jt_before_ruby(g);
+            jt_attribute_fallback(a, JT_DIAG_VALUES, JT_WHY_CAST, klass, r->name);
+            gen_sent_pair(g, first, record, r->name);
+        }
     }
-    jt_before_ruby(g);
-    jt_attribute_fallback(a, JT_DIAG_VALUES, why, rb_obj_class(record), row->names[i]);
-    gen_sent_pair(g, first, record, row->names[i]);
 }
 
 /* ActiveRecord's serializable_hash(options), written as the call's mode
  * writes its as_json: the attributes (only:/except:), then methods:, then
- * include: (records serialized the same way). For records whose
+ * include: (records serialized the same way). The attributes are all read
+ * first, then written (see jt_attribute_read_kept). For records whose
  * serialization methods are Rails' own (checked per class and call); false,
- * with nothing written, when a name would be written twice or there are more
- * attributes than Jetson keeps on its stack (Ruby then builds the Hash). */
-bool jt_record_write(jt_gen *g, VALUE record, VALUE options)
+ * counted, with nothing written, when a name would be written twice or
+ * there are more attributes than Jetson keeps on its stack (Ruby then
+ * builds the Hash). */
+static bool record_write(jt_gen *g, VALUE record, VALUE klass, VALUE options)
 {
     jt_before_ruby(g);
     jt_db_context_ready(g, &jt_rails_call_of(g)->attribute_access.db); /* read here, where Ruby may run */
     jt_attribute_access *a = &jt_rails_call_of(g)->attribute_access;
-    VALUE klass = rb_obj_class(record);
     struct jt_record_plan *plan = record_plan(g, options);
-    VALUE sti_column = jt_attribute_sti_column(a, CLASS_OF(record));
-    if (sti_column == Qundef) { /* no plan to say whether single-table inheritance drops a column */
-        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
-        return false;
-    }
     /* attribute_names_for_serialization: from the attribute set, else asked. */
     jt_attribute_row row;
     bool from_set = jt_attribute_names(a, record, &row);
+    if (row.sti_column == Qundef) { /* no plan to say whether single-table inheritance drops a column */
+        jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NONE, klass, Qnil);
+        return false;
+    }
     VALUE list = Qnil;
     if (!from_set) {
         /* Written here still, each attribute through its reader. */
@@ -237,7 +250,7 @@ bool jt_record_write(jt_gen *g, VALUE record, VALUE options)
      * other) replaces its value in place: left to Ruby. */
     for (long i = 0; i < RARRAY_LEN(plan->extras); i++) {
         VALUE extra = RARRAY_AREF(plan->extras, i);
-        bool clash = names_include(row.names, row.count, extra) && plan_keeps(plan, extra, sti_column);
+        bool clash = names_include(row.names, row.count, extra) && plan_keeps(plan, extra, row.sti_column);
         for (long j = 0; j < i && !clash; j++) clash = jt_same_string(RARRAY_AREF(plan->extras, j), extra);
         if (clash) {
             if (from_set) jt_attribute_fallback(a, JT_DIAG_RECORDS, JT_WHY_NAME_CLASH, klass, extra);
@@ -246,34 +259,15 @@ bool jt_record_write(jt_gen *g, VALUE record, VALUE options)
     }
     if (from_set) jt_diag_native(a->diag, JT_DIAG_RECORDS, 1);
 
-    bool only_ordered = !NIL_P(plan->only) && jt_attribute_only_ordered(&jt_rails_call_of(g)->attribute_access, CLASS_OF(record));
+    unsigned char kept[JT_ATTRIBUTE_NAMES_MAX];
+    long n = kept_attributes(plan, &row, kept);
+    jt_attribute_read reads[JT_ATTRIBUTE_NAMES_MAX];
+    if (jt_attribute_read_kept(a, record, &row, from_set, kept, n, reads)) jt_before_ruby(g);
 
     jt_enter_container(g);
     jt_buffer_push(g->buf, '{');
     bool first = true;
-    uint32_t epoch = g->key_epoch;
-    if (only_ordered) {
-        /* only & attribute_names: only's names once each, in its order. */
-        for (long k = 0; k < RARRAY_LEN(plan->only); k++) {
-            long i = only_index(plan->only, k, row.names, row.count);
-            if (i < 0) continue;
-            if (from_set) {
-                gen_attribute(g, &first, record, &row, i, g->key_epoch == epoch);
-            } else {
-                gen_sent_pair(g, &first, record, row.names[i]);
-            }
-        }
-    }
-    /* Attribute names are an attribute set's keys: each comes once. */
-    for (long i = 0; !only_ordered && i < row.count; i++) {
-        VALUE name = row.names[i];
-        if (!plan_keeps(plan, name, sti_column)) continue;
-        if (from_set) {
-            gen_attribute(g, &first, record, &row, i, g->key_epoch == epoch);
-        } else {
-            gen_sent_pair(g, &first, record, name);
-        }
-    }
+    gen_attribute_pairs(g, &first, record, klass, reads, n);
     for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
         gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));
     }
@@ -294,14 +288,34 @@ bool jt_record_write(jt_gen *g, VALUE record, VALUE options)
     return true;
 }
 
-/* A model serialized by its own Ruby: an ActiveRecord model whose
- * serializable_hash (or a method it builds on) is the app's, or a model
- * that is not ActiveRecord's (the diagnostics tell which). */
-void jt_record_in_ruby(jt_gen *g, VALUE record)
+/* A record of klass left to Ruby, counted for why. */
+static void serialized_in_ruby(jt_gen *g, VALUE klass, enum jt_diag_reason why)
 {
     jt_before_ruby(g);
-    jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_SERIALIZATION,
-                          rb_obj_class(record), Qnil);
+    jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, why, klass, Qnil);
+}
+
+/* Whether as_json wraps the record's Hash in a root key (options' root:,
+ * else the class's include_root_in_json). */
+static bool wants_root(VALUE record, struct jt_rails_profile *p, VALUE options)
+{
+    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
+    if (root == Qundef) {
+        if (p->root < 0) p->root = RTEST(rb_funcall(record, jr.id_include_root_in_json, 0));
+        root = p->root ? Qtrue : Qfalse;
+    }
+    return RTEST(root);
+}
+
+enum jt_record_outcome jt_record_serialize(jt_gen *g, VALUE record, struct jt_rails_profile *p, VALUE options)
+{
+    VALUE klass = rb_obj_class(record);
+    enum jt_diag_reason why = wants_root(record, p, options) ? JT_WHY_ROOT
+                              : p->record_stock                  ? JT_WHY_NONE
+                                                                 : JT_WHY_SERIALIZATION;
+    if (why == JT_WHY_NONE) return record_write(g, record, klass, options) ? JT_RECORD_WRITTEN : JT_RECORD_IN_RUBY;
+    serialized_in_ruby(g, klass, why);
+    return why == JT_WHY_ROOT ? JT_RECORD_ROOT : JT_RECORD_IN_RUBY;
 }
 
 /* One included record: serializable_hash(options), natively when its class
@@ -311,10 +325,11 @@ static void gen_rails_included(jt_gen *g, VALUE record, VALUE options)
     jt_before_ruby(g);
     struct jt_rails_profile scratch;
     struct jt_rails_profile *p = jt_rails_profile(g, record, &scratch);
-    if (p->record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && jt_record_write(g, record, options)) {
+    VALUE klass = rb_obj_class(record);
+    if (p->record_stock && (NIL_P(options) || RB_TYPE_P(options, T_HASH)) && record_write(g, record, klass, options)) {
         return;
     }
-    if (!p->record_stock) jt_record_in_ruby(g, record);
+    if (!p->record_stock) serialized_in_ruby(g, klass, JT_WHY_SERIALIZATION);
     gen_hash_value(g, rb_funcall(record, jr.id_serializable_hash, 1, options));
 }
 
@@ -343,26 +358,15 @@ static void gen_rails_records(jt_gen *g, VALUE records, VALUE options)
     jt_rails_write_list(g, list, gen_rails_included, options);
 }
 
-bool jt_record_wants_root(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options)
-{
-    VALUE root = NIL_P(options) ? Qundef : rb_hash_lookup2(options, jr.sym_root, Qundef);
-    if (root == Qundef) {
-        if (p->root < 0) p->root = RTEST(rb_funcall(model, jr.id_include_root_in_json, 0));
-        root = p->root ? Qtrue : Qfalse;
-    }
-    if (!RTEST(root)) return false;
-    jt_before_ruby(g);
-    jt_attribute_fallback(&jt_rails_call_of(g)->attribute_access, JT_DIAG_RECORDS, JT_WHY_ROOT, rb_obj_class(model), Qnil);
-    return true;
-}
-
 bool jt_record_model(jt_gen *g, VALUE model, struct jt_rails_profile *p)
 {
     VALUE options = jt_rails_call_of(g)->as_json_options;
     if (options == Qundef) options = Qnil;
-    if (jt_record_wants_root(g, model, p, options)) return false;
-    if (p->record_stock && jt_record_write(g, model, options)) return true;
-    if (!p->record_stock) jt_record_in_ruby(g, model);
+    switch (jt_record_serialize(g, model, p, options)) {
+        case JT_RECORD_WRITTEN: return true;
+        case JT_RECORD_ROOT: return false;
+        case JT_RECORD_IN_RUBY: break;
+    }
     VALUE hash = rb_funcall(model, jr.id_serializable_hash, 1, NIL_P(options) ? Qnil : rb_hash_dup(options));
     gen_hash_value(g, hash);
     RB_GC_GUARD(hash);

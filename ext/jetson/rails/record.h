@@ -8,17 +8,18 @@
 
 #include "rails/rails_call.h"
 
-/* Whether as_json wraps the record's Hash in a root key (options' root:,
- * else the class's include_root_in_json): such records are left to Ruby,
- * and counted so. options: a Hash or Qnil. */
-bool jt_record_wants_root(jt_gen *g, VALUE model, struct jt_rails_profile *p, VALUE options);
-/* A record whose serialization is the app's own (not ActiveRecord's),
- * counted as serialized in Ruby. */
-void jt_record_in_ruby(jt_gen *g, VALUE record);
-/* serializable_hash(options) written natively for a record whose
- * serialization methods are ActiveRecord's (profile's record_stock); false,
- * with nothing written, where Ruby has to build the Hash. */
-bool jt_record_write(jt_gen *g, VALUE record, VALUE options);
+/* What became of a record handed to the writer. */
+enum jt_record_outcome {
+    JT_RECORD_WRITTEN, /* serializable_hash(options), written natively */
+    JT_RECORD_ROOT,    /* as_json wraps it in a root key: Ruby writes it */
+    JT_RECORD_IN_RUBY  /* Ruby builds serializable_hash: the model's own, or one the writer refused */
+};
+/* A record whose as_json is ActiveModel's, as that as_json(options) makes
+ * it: serializable_hash(options) written natively where its serialization
+ * methods are ActiveRecord's (the profile's record_stock) and the writer
+ * takes it; else nothing is written, and the record is counted in the
+ * diagnostics with the reason. options: a Hash or Qnil. */
+enum jt_record_outcome jt_record_serialize(jt_gen *g, VALUE record, struct jt_rails_profile *p, VALUE options);
 /* ActiveModel's as_json with the options where the walk stands (the call's
  * as_json_options): the Hash written natively, or built by the model's own
  * serializable_hash and handed to the mode; false, with nothing written,
