@@ -87,7 +87,7 @@ class RecordsOjNativeTest < Minitest::Test
                            [nil, { only: :body }, { only: :id, methods: :mixed }]],
       "own as_json" => [->(w) { w.namespace::OwnAsJson.order(:id).limit(3) }, [nil, { only: :body }]],
       "as_json changes its record" => [->(w) { w.namespace::NotedComment.order(:id).limit(4).to_a },
-                                       [nil, { except: :article_id }]],
+                                       [nil, { except: :article_id }, { only: :body, methods: :noted_at }]],
       "records in a Hash" => [->(w) { { a: w.model(:comment).order(:id).limit(3).to_a, "b" => [w.model(:author).first] } },
                               [nil, { escape: false }]],
       "proxies in Jbuilder style" => [->(w) { w.model(:article).includes(:comments).order(:id).map(&:comments) }, [nil]],

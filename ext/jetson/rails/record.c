@@ -217,11 +217,11 @@ static void gen_attribute_pairs(jt_gen *g, bool *first, VALUE record, VALUE klas
 /* ActiveRecord's serializable_hash(options), written as the call's mode
  * writes its as_json: the attributes (only:/except:), then methods:, then
  * include: (records serialized the same way). The attributes are all read
- * first, then written (see jt_attribute_read_kept). For records whose
- * serialization methods are Rails' own (checked per class and call); false,
- * counted, with nothing written, when a name would be written twice or
- * there are more attributes than Jetson keeps on its stack (Ruby then
- * builds the Hash). */
+ * and the methods sent first, then written (see jt_attribute_read_kept).
+ * For records whose serialization methods are Rails' own (checked per class
+ * and call); false, counted, with nothing written, when a name would be
+ * written twice or there are more attributes than Jetson keeps on its stack
+ * (Ruby then builds the Hash). */
 static bool record_write(jt_gen *g, VALUE record, VALUE klass, VALUE options)
 {
     jt_before_ruby(g);
@@ -263,13 +263,23 @@ static bool record_write(jt_gen *g, VALUE record, VALUE klass, VALUE options)
     long n = kept_attributes(plan, &row, kept);
     jt_attribute_read reads[JT_ATTRIBUTE_NAMES_MAX];
     if (jt_attribute_read_kept(a, record, &row, from_set, kept, n, reads)) jt_before_ruby(g);
+    /* methods:, sent after the attributes are read and before any value is
+     * written, as serializable_hash sends them. */
+    VALUE sent = Qnil;
+    if (RARRAY_LEN(plan->methods) > 0) {
+        jt_before_ruby(g);
+        sent = rb_ary_new_capa(RARRAY_LEN(plan->methods));
+        for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
+            rb_ary_push(sent, rb_funcall(record, rb_to_id(RARRAY_AREF(plan->methods, i)), 0));
+        }
+    }
 
     jt_enter_container(g);
     jt_buffer_push(g->buf, '{');
     bool first = true;
     gen_attribute_pairs(g, &first, record, klass, reads, n);
-    for (long i = 0; i < RARRAY_LEN(plan->methods); i++) {
-        gen_sent_pair(g, &first, record, RARRAY_AREF(plan->methods, i));
+    for (long i = 0; !NIL_P(sent) && i < RARRAY_LEN(sent); i++) {
+        gen_pair_in_pass(g, &first, RARRAY_AREF(plan->methods, i), RARRAY_AREF(sent, i));
     }
     for (long i = 0; i < RARRAY_LEN(plan->includes); i++) {
         VALUE pair = RARRAY_AREF(plan->includes, i);
@@ -285,6 +295,7 @@ static bool record_write(jt_gen *g, VALUE record, VALUE klass, VALUE options)
     g->depth--;
     jt_buffer_push(g->buf, '}');
     RB_GC_GUARD(list);
+    RB_GC_GUARD(sent);
     return true;
 }
 
